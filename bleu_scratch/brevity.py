@@ -1,0 +1,51 @@
+"""Lesson 04: the brevity penalty.
+
+Precision alone rewards saying little: "the" against "the cat is on the mat"
+has unigram precision 1. BLEU multiplies by a penalty when the hypothesis is
+shorter than the reference length closest to it.
+"""
+
+import math
+from collections.abc import Sequence
+
+from .checks import check_references
+from .ngrams import Token
+
+
+def closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> int:
+    """The reference length closest to ``hyp_len``; ties go to the shorter one.
+
+    >>> refs = [["a"] * 10, ["a"] * 14]
+    >>> closest_ref_length(refs, 12)
+    10
+    >>> closest_ref_length(refs, 13)
+    14
+    """
+    check_references(references)
+    ### BEGIN SOLUTION
+    ref_lens = (len(reference) for reference in references)
+    # Sorting key (distance, length) breaks a tie in favour of the shorter reference.
+    return min(ref_lens, key=lambda ref_len: (abs(ref_len - hyp_len), ref_len))
+    ### END SOLUTION
+
+
+def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
+    """``exp(1 - r/c)`` for a hypothesis of length c shorter than r, else 1.
+
+    Returns the int 1 when there is no penalty and the int 0 for an empty
+    hypothesis, as NLTK does.
+
+    >>> brevity_penalty(10, 12)
+    1
+    >>> brevity_penalty(10, 5)  # exp(1 - 10/5) = exp(-1)
+    0.36787944117144233
+    >>> brevity_penalty(10, 0)
+    0
+    """
+    ### BEGIN SOLUTION
+    if hyp_len > closest_ref_len:
+        return 1
+    if hyp_len == 0:
+        return 0
+    return math.exp(1 - closest_ref_len / hyp_len)
+    ### END SOLUTION

@@ -1,0 +1,51 @@
+"""Lesson 06: the corpus score.
+
+The corpus score is not the mean of sentence scores. It adds up each
+sentence's statistics (matches, n-gram counts, lengths) and computes one
+precision per order and one brevity penalty from the totals.
+"""
+
+from collections.abc import Sequence
+
+from .checks import check_corpus
+from .ngrams import Token
+from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of, sentence_stats
+
+
+def corpus_stats(
+    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
+) -> BleuStats:
+    """The sum of every sentence pair's statistics.
+
+    >>> refs = [[["a", "b", "c"]], [["d", "e"]]]
+    >>> hyps = [["a", "b", "c"], ["d"]]
+    >>> corpus_stats(refs, hyps, max_n=2)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    """
+    check_corpus(list_of_references, hypotheses)
+    ### BEGIN SOLUTION
+    pairs = zip(list_of_references, hypotheses)
+    return sum((sentence_stats(refs, hyp, max_n) for refs, hyp in pairs), BleuStats.zero(max_n))
+    ### END SOLUTION
+
+
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+):
+    """BLEU of a whole corpus from pooled counts; a drop-in for NLTK's.
+
+    >>> hyp1 = "the cat sat on the mat".split()
+    >>> hyp2 = "a dog".split()
+    >>> refs1 = ["the cat sat on the mat".split()]
+    >>> refs2 = ["a dog barked".split()]
+    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
+    0.8825
+    """
+    stats = corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    return bleu_from_stats(
+        stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1]
+    )

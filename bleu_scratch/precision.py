@@ -1,0 +1,77 @@
+"""Lesson 03: modified n-gram precision.
+
+p_n = (clipped n-gram matches) / (n-grams in the hypothesis). The fraction is
+kept unreduced (2/4 stays 2/4) because the corpus score adds numerators and
+denominators across sentences, exactly as NLTK does.
+"""
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from .checks import check_references, check_tokens
+from .clipping import clipped_counts, max_reference_counts
+from .ngrams import Token, count_ngrams
+
+
+class Precision(Fraction):
+    """A fraction that remembers the numerator and denominator it was given.
+
+    It compares and computes like a ``Fraction`` (2/4 == 1/2), but
+    ``numerator`` and ``denominator`` return the raw counts, as NLTK's
+    ``Fraction(..., _normalize=False)`` does.
+
+    >>> p = Precision(2, 4)
+    >>> p.numerator, p.denominator, p == Fraction(1, 2), float(p)
+    (2, 4, True, 0.5)
+    """
+
+    def __new__(cls, numerator: int, denominator: int) -> "Precision":
+        self = super().__new__(cls, numerator, denominator)
+        self._raw = (numerator, denominator)
+        return self
+
+    @property
+    def numerator(self) -> int:
+        return self._raw[0]
+
+    @property
+    def denominator(self) -> int:
+        return self._raw[1]
+
+    def __eq__(self, other: object) -> bool:
+        # Fraction.__eq__ reads other.numerator, which is raw here: without
+        # this, Precision(1, 2) == Precision(2, 4) would be False.
+        if isinstance(other, Precision):
+            other = Fraction(*other._raw)
+        return super().__eq__(other)
+
+    __hash__ = Fraction.__hash__
+
+    def __repr__(self) -> str:
+        return f"Precision({self._raw[0]}, {self._raw[1]})"
+
+
+def modified_precision(
+    references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int
+) -> Precision:
+    """Clipped n-gram matches over hypothesis n-grams, as an unreduced fraction.
+
+    The denominator is at least 1, so a hypothesis shorter than ``n`` gets
+    0/1 (NLTK's convention; sacrebleu counts 0/0 and skips it).
+
+    The BLEU paper's Example 2 (Papineni et al. 2002): 2/7.
+
+    >>> hypothesis = "the the the the the the the".split()
+    >>> references = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
+    >>> modified_precision(references, hypothesis, 1)
+    Precision(2, 7)
+    >>> modified_precision(references, hypothesis, 2)
+    Precision(0, 6)
+    """
+    check_tokens(hypothesis, "hypothesis")
+    check_references(references)
+    ### BEGIN SOLUTION
+    counts = count_ngrams(hypothesis, n)
+    clipped = clipped_counts(counts, max_reference_counts(references, n))
+    return Precision(sum(clipped.values()), max(1, sum(counts.values())))
+    ### END SOLUTION

@@ -1,0 +1,204 @@
+"""Lesson 05: the sentence score.
+
+BLEU = BP * exp(sum_n w_n * log p_n): the brevity penalty times the weighted
+geometric mean of the modified precisions. A sentence is summarised by a few
+integers (its ``BleuStats``), and the score is computed from those, so the
+corpus score of lesson 06 can reuse the same code on summed statistics.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .brevity import brevity_penalty, closest_ref_length
+from .checks import check_references, check_tokens
+from .clipping import clipped_counts, max_reference_counts
+from .ngrams import Token, count_ngrams
+from .precision import Precision
+from .smoothing import SmoothingFunction
+
+DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+
+
+@dataclass(frozen=True)
+class BleuStats:
+    """The sufficient statistics of BLEU: integers that add up across sentences.
+
+    ``matches[i]`` and ``totals[i]`` are the clipped matches and the number of
+    hypothesis n-grams of order ``i + 1``; ``too_short[i]`` counts the sentences
+    with no n-gram of that order. NLTK counts such a sentence as having one
+    n-gram (``nltk_totals``); the BLEU paper and sacrebleu use ``totals``.
+
+    >>> a = BleuStats(hyp_len=3, ref_len=4, matches=(3, 1), totals=(3, 2), too_short=(0, 0))
+    >>> b = BleuStats(hyp_len=1, ref_len=1, matches=(1, 0), totals=(1, 0), too_short=(0, 1))
+    >>> a + b
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 1), totals=(4, 2), too_short=(0, 1))
+    >>> (a + b).nltk_totals
+    (4, 3)
+    """
+
+    hyp_len: int
+    ref_len: int
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    too_short: tuple[int, ...]
+
+    @property
+    def max_n(self) -> int:
+        return len(self.matches)
+
+    @property
+    def nltk_totals(self) -> tuple[int, ...]:
+        return tuple(t + s for t, s in zip(self.totals, self.too_short))
+
+    @classmethod
+    def zero(cls, max_n: int) -> "BleuStats":
+        """The statistics of an empty corpus, the start of a sum."""
+        return cls(0, 0, (0,) * max_n, (0,) * max_n, (0,) * max_n)
+
+    def __add__(self, other: "BleuStats") -> "BleuStats":
+        if other.max_n != self.max_n:
+            raise ValueError(f"cannot add statistics of max_n={self.max_n} and max_n={other.max_n}")
+        return BleuStats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            tuple(map(int.__add__, self.matches, other.matches)),
+            tuple(map(int.__add__, self.totals, other.totals)),
+            tuple(map(int.__add__, self.too_short, other.too_short)),
+        )
+
+
+def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
+    """Count what BLEU needs to know about one sentence pair.
+
+    >>> sentence_stats(["the cat is on the mat".split()], "the the the".split(), max_n=2)
+    BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0))
+    """
+    check_tokens(hypothesis, "hypothesis")
+    check_references(references)
+    ### BEGIN SOLUTION
+    matches, totals = [], []
+    for n in range(1, max_n + 1):
+        counts = count_ngrams(hypothesis, n)
+        clipped = clipped_counts(counts, max_reference_counts(references, n))
+        matches.append(sum(clipped.values()))
+        totals.append(sum(counts.values()))
+    hyp_len = len(hypothesis)
+    return BleuStats(
+        hyp_len=hyp_len,
+        ref_len=closest_ref_length(references, hyp_len),
+        matches=tuple(matches),
+        totals=tuple(totals),
+        too_short=tuple(int(total == 0) for total in totals),
+    )
+    ### END SOLUTION
+
+
+def weight_vectors(weights) -> tuple[list, bool]:
+    """Read ``weights`` as NLTK does: one weight vector, or several.
+
+    Returns the list of vectors and whether several were given (then the
+    score is a list too).
+
+    >>> weight_vectors((0.5, 0.5))
+    ([(0.5, 0.5)], False)
+    >>> weight_vectors([(1.0,), (0.5, 0.5)])
+    ([(1.0,), (0.5, 0.5)], True)
+    """
+    try:
+        weights[0][0]
+    except (TypeError, IndexError):
+        return [weights], False
+    return list(weights), True
+
+
+def max_n_of(weights) -> int:
+    """The highest n-gram order any weight vector needs.
+
+    >>> max_n_of([(1.0,), (0.25, 0.25, 0.25, 0.25)])
+    4
+    """
+    weight_list, _ = weight_vectors(weights)
+    max_n = max(len(weight) for weight in weight_list)
+    if max_n == 0:
+        raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
+    return max_n
+
+
+def geometric_mean_score(p_n: Sequence, weights: Sequence[float], bp: float) -> float:
+    """BP * exp(sum of w_n * log p_n), skipping zero precisions.
+
+    ``math.fsum`` adds the logs exactly, as NLTK does, so the result is the
+    same float to the last bit.
+
+    >>> geometric_mean_score([Precision(1, 2), Precision(1, 8)], (0.5, 0.5), 1)  # sqrt(1/16)
+    0.25
+    """
+    ### BEGIN SOLUTION
+    log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weights, p_n) if p_i > 0)
+    return bp * math.exp(log_sum)
+    ### END SOLUTION
+
+
+def bleu_from_stats(
+    stats: BleuStats,
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+    last_references: Sequence[Sequence[Token]] = ((),),
+    last_hypothesis: Sequence[Token] = (),
+):
+    """NLTK's BLEU from summed statistics.
+
+    ``last_references`` and ``last_hypothesis`` are the corpus's last sentence
+    pair, which smoothing methods 4 to 7 read (an NLTK quirk kept on purpose).
+
+    >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(4, 3), totals=(4, 3), too_short=(0, 0))
+    >>> bleu_from_stats(stats, weights=(0.5, 0.5))
+    1.0
+    """
+    weight_list, several = weight_vectors(weights)
+    max_weight_length = max_n_of(weights)
+    if stats.max_n < max_weight_length:
+        raise ValueError(f"weights need {max_weight_length}-gram statistics, but stats have max_n={stats.max_n}")
+    if stats.matches[0] == 0:
+        return [0] * len(weight_list) if several else 0
+    bp = brevity_penalty(stats.ref_len, stats.hyp_len)
+    p_n = [Precision(stats.matches[i], stats.nltk_totals[i]) for i in range(max_weight_length)]
+    smoothing_function = smoothing_function or SmoothingFunction().method0
+    p_n = smoothing_function(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=stats.hyp_len)
+
+    scores = []
+    for weight in weight_list:
+        # NLTK's auto_reweigh only fires for the default weights given as a tuple.
+        if auto_reweigh and stats.hyp_len < 4 and type(weight) is tuple and weight == DEFAULT_WEIGHTS:
+            weight = (1 / stats.hyp_len,) * stats.hyp_len
+        scores.append(geometric_mean_score(p_n, weight, bp))
+    return scores if several else scores[0]
+
+
+def sentence_bleu(
+    references: Sequence[Sequence[Token]],
+    hypothesis: Sequence[Token],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+):
+    """BLEU of one hypothesis against its references; a drop-in for NLTK's.
+
+    The BLEU paper's Example 1, candidate 1, with bigram weights:
+
+    >>> hypothesis = ("It is a guide to action which ensures that the military "
+    ...               "always obeys the commands of the party").split()
+    >>> references = [
+    ...     "It is a guide to action that ensures that the military will forever heed Party commands".split(),
+    ...     "It is the guiding principle which guarantees the military forces always being under the command of the Party".split(),
+    ...     "It is the practical guide for the army always to heed the directions of the party".split(),
+    ... ]
+    >>> round(sentence_bleu(references, hypothesis, weights=(0.5, 0.5)), 4)
+    0.7454
+    """
+    stats = sentence_stats(references, hypothesis, max_n_of(weights))
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
+
+
