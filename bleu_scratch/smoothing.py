@@ -127,9 +127,22 @@ class SmoothingFunction:
         """Interpolate orders 3 and up with a prior p_{n-1}^2 / p_{n-2} (Gao and He 2013).
 
         Like NLTK, it needs a non-zero trigram precision (``p_n[2]``) and uses
-        the n-gram count of ``hypothesis`` (in a corpus, the last sentence).
+        the n-gram count of ``hypothesis`` (in a corpus, the last sentence);
+        where NLTK raises ``AssertionError`` or ``IndexError``, this raises a
+        ``ValueError`` that says why.
         """
-        assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
+        # NLTK fails here with IndexError or a bare AssertionError.
+        if len(p_n) < 3:
+            raise ValueError(
+                f"smoothing method 6 starts at trigrams, so it needs weights for at least "
+                f"3 n-gram orders; got {len(p_n)}. Use e.g. weights=(0.25, 0.25, 0.25, 0.25)"
+            )
+        if not p_n[2]:
+            raise ValueError(
+                "smoothing method 6 needs at least one trigram match (its prior divides "
+                "by the trigram precision); this hypothesis has none. Use another method, "
+                "e.g. SmoothingFunction().method1"
+            )
         for i, p_i in enumerate(p_n):
             if i in (0, 1):
                 continue
