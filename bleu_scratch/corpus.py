@@ -8,6 +8,7 @@ precision per order and one brevity penalty from the totals.
 from collections.abc import Sequence
 
 from .checks import check_corpus
+from .fast import fast_corpus_stats
 from .ngrams import Token
 from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of, sentence_stats
 
@@ -38,6 +39,9 @@ def corpus_bleu(
 ):
     """BLEU of a whole corpus from pooled counts; a drop-in for NLTK's.
 
+    One precision per order from the summed matches and n-gram counts, and one
+    brevity penalty from the summed lengths: not the mean of sentence scores.
+
     >>> hyp1 = "the cat sat on the mat".split()
     >>> hyp2 = "a dog".split()
     >>> refs1 = ["the cat sat on the mat".split()]
@@ -45,7 +49,12 @@ def corpus_bleu(
     >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
     0.8825
     """
-    stats = corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    check_corpus(list_of_references, hypotheses)
+    ### BEGIN SOLUTION
+    # The same statistics as corpus_stats, counted faster (tests check they are equal).
+    stats = fast_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    # Smoothing methods 4-7 read the last sentence pair, as NLTK's do.
     return bleu_from_stats(
         stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1]
     )
+    ### END SOLUTION
