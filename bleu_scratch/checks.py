@@ -100,8 +100,8 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> None:
         )
     if len(hypotheses) == 0:
         raise ValueError(
-            "the corpus is empty (no hypotheses): there is nothing to score "
-            "(NLTK would silently return 0)"
+            "the corpus is empty (no hypotheses): there is nothing to score; "
+            "pass at least one hypothesis with its references"
         )
     for i, (references, hypothesis) in enumerate(zip(list_of_references, hypotheses)):
         check_tokens(hypothesis, f"hypotheses[{i}]")
