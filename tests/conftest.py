@@ -1,0 +1,133 @@
+"""Shared fixtures: the comparison with NLTK 3.10.4 and the BLEU paper's examples.
+
+``same_as_nltk(our_function, nltk_function, *args)`` runs both functions on the
+same input and asserts what the project promises: the same value bit for bit,
+of the same type (the int 0 where NLTK returns the int 0, a list where NLTK
+returns a list), with the same UserWarnings, or the same exception type.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent.parent / "data"
+
+
+@dataclass
+class Outcome:
+    value: object
+    warnings: list[str]
+    error: type | None
+
+
+def run(function, *args, **kwargs) -> Outcome:
+    """Call ``function`` and record its value, its UserWarnings and its exception type."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = function(*args, **kwargs)
+        except Exception as error:  # noqa: BLE001 (the type is what we compare)
+            value, error_type = None, type(error)
+        else:
+            error_type = None
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    return Outcome(value, messages, error_type)
+
+
+def assert_identical(ours: object, theirs: object) -> None:
+    """Equal with ``==``, same type, recursively through lists (no tolerance).
+
+    A precision is NLTK's own Fraction subclass there and ``Precision`` here:
+    both must be Fractions with the same raw (unreduced) numerator and denominator.
+    """
+    if isinstance(theirs, Fraction):
+        assert isinstance(ours, Fraction), f"{ours!r} is not a Fraction"
+        assert (ours.numerator, ours.denominator) == (theirs.numerator, theirs.denominator)
+        return
+    assert type(ours) is type(theirs), f"type {type(ours).__name__} != NLTK's {type(theirs).__name__}"
+    if isinstance(theirs, list):
+        assert len(ours) == len(theirs)
+        for our_item, their_item in zip(ours, theirs):
+            assert_identical(our_item, their_item)
+    elif isinstance(theirs, float) and math.isnan(theirs):
+        assert math.isnan(ours)
+    else:
+        assert ours == theirs, f"{ours!r} != NLTK's {theirs!r}"
+
+
+def check_same_as_nltk(ours, theirs, *args, **kwargs) -> Outcome:
+    """Run both functions on the same arguments; assert identical outcomes; return NLTK's."""
+    nltk_outcome = run(theirs, *args, **kwargs)
+    our_outcome = run(ours, *args, **kwargs)
+    assert our_outcome.error is nltk_outcome.error, (
+        f"ours raised {our_outcome.error}, NLTK raised {nltk_outcome.error}"
+    )
+    assert_identical(our_outcome.value, nltk_outcome.value)
+    assert our_outcome.warnings == nltk_outcome.warnings
+    return nltk_outcome
+
+
+@pytest.fixture(scope="session")
+def same_as_nltk():
+    return check_same_as_nltk
+
+
+@pytest.fixture(scope="session")
+def record():
+    return run
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+# Papineni et al. (2002), Example 1, as the issue gives them (no final period).
+PAPINENI_CANDIDATE_1 = "It is a guide to action which ensures that the military always obeys the commands of the party"
+PAPINENI_CANDIDATE_2 = "It is to insure the troops forever hearing the activity guidebook that party direct"
+PAPINENI_REFERENCES = [
+    "It is a guide to action that ensures that the military will forever heed Party commands",
+    "It is the guiding principle which guarantees the military forces always being under the command of the Party",
+    "It is the practical guide for the army always to heed the directions of the party",
+]
+# Example 2.
+PAPINENI_THE_CANDIDATE = "the the the the the the the"
+PAPINENI_THE_REFERENCES = ["The cat is on the mat", "There is a cat on the mat"]
+
+
+@dataclass(frozen=True)
+class PapineniExamples:
+    candidate_1: list[str]
+    candidate_2: list[str]
+    references: list[list[str]]
+    the_candidate: list[str]
+    the_references: list[list[str]]
+
+
+def papineni(lowercase: bool) -> PapineniExamples:
+    def tokenize(text: str) -> list[str]:
+        return (text.lower() if lowercase else text).split()
+
+    return PapineniExamples(
+        tokenize(PAPINENI_CANDIDATE_1),
+        tokenize(PAPINENI_CANDIDATE_2),
+        [tokenize(r) for r in PAPINENI_REFERENCES],
+        tokenize(PAPINENI_THE_CANDIDATE),
+        [tokenize(r) for r in PAPINENI_THE_REFERENCES],
+    )
+
+
+@pytest.fixture(scope="session")
+def paper() -> PapineniExamples:
+    """The paper's examples lowercased and split on whitespace, as the paper counts them."""
+    return papineni(lowercase=True)
+
+
+@pytest.fixture(scope="session")
+def paper_cased() -> PapineniExamples:
+    """The same sentences with case kept (plain ``str.split()``)."""
+    return papineni(lowercase=False)

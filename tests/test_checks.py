@@ -1,0 +1,154 @@
+"""Deliberate differences from NLTK: common mistakes raise a clear error.
+
+Each test checks the exception type, that the message names what is wrong and
+how to fix it, and (where NLTK does something) what NLTK 3.10.4 does instead.
+"""
+
+import numpy as np
+import pytest
+from nltk.translate import bleu_score as nltk_bleu
+
+import bleu_scratch
+from bleu_scratch import closest_ref_length, corpus_bleu, modified_precision, sentence_bleu
+
+REF = "the cat sat on the mat".split()
+HYP = "the cat sat".split()
+
+
+class TestNoReference:
+    def test_sentence_with_no_references(self, record):
+        # NLTK: KeyError from deep inside modified_precision.
+        assert record(nltk_bleu.sentence_bleu, [], HYP).error is KeyError
+        with pytest.raises(ValueError, match=r"references is empty.*at least one reference.*Give \[reference_tokens\]"):
+            sentence_bleu([], HYP)
+
+    def test_corpus_pair_with_no_references(self, record):
+        assert record(nltk_bleu.corpus_bleu, [[REF], []], [HYP, HYP]).error is KeyError
+        with pytest.raises(ValueError, match=r"list_of_references\[1\] is empty"):
+            corpus_bleu([[REF], []], [HYP, HYP])
+
+    @pytest.mark.parametrize("function", ["modified_precision", "closest_ref_length"])
+    def test_helpers_with_no_references(self, function):
+        args = ([], HYP, 1) if function == "modified_precision" else ([], 3)
+        with pytest.raises(ValueError, match="references is empty"):
+            getattr(bleu_scratch, function)(*args)
+
+    @pytest.mark.parametrize("hypothesis", [HYP, [], ["a"]])
+    def test_one_empty_reference_is_valid_and_scores_zero_like_nltk(self, same_as_nltk, hypothesis):
+        outcome = same_as_nltk(sentence_bleu, nltk_bleu.sentence_bleu, [[]], hypothesis)
+        assert outcome.value == 0 and type(outcome.value) is int
+        same_as_nltk(corpus_bleu, nltk_bleu.corpus_bleu, [[[]], [REF]], [hypothesis, REF])
+        same_as_nltk(modified_precision, nltk_bleu.modified_precision, [[]], hypothesis, 1)
+        same_as_nltk(closest_ref_length, nltk_bleu.closest_ref_length, [[]], len(hypothesis))
+
+
+def test_different_numbers_of_hypotheses_and_reference_lists(record):
+    # NLTK: AssertionError.
+    assert record(nltk_bleu.corpus_bleu, [[REF]], [HYP, HYP]).error is AssertionError
+    with pytest.raises(ValueError, match=r"2 hypotheses but 1 reference lists.*one list of references per hypothesis"):
+        corpus_bleu([[REF]], [HYP, HYP])
+
+
+def test_empty_corpus(record):
+    # NLTK 3.10.4 raises ZeroDivisionError (Fraction(0, 0)) rather than returning 0.
+    assert record(nltk_bleu.corpus_bleu, [], []).error is ZeroDivisionError
+    with pytest.raises(ValueError, match=r"corpus is empty.*nothing to score"):
+        corpus_bleu([], [])
+
+
+class TestStringsInsteadOfTokens:
+    def test_hypothesis_str(self, record):
+        # NLTK silently scores characters.
+        assert record(nltk_bleu.sentence_bleu, [REF], "the cat sat").error is None
+        with pytest.raises(TypeError, match=r"hypothesis is a str.*split it first.*\.split\(\) -> \['the', 'cat', 'sat'\]"):
+            sentence_bleu([REF], "the cat sat")
+
+    def test_reference_str(self, record):
+        assert record(nltk_bleu.sentence_bleu, ["the cat sat on the mat"], HYP).error is None
+        with pytest.raises(TypeError, match=r"references\[0\] is a str.*reference\.split\(\)"):
+            sentence_bleu(["the cat sat on the mat"], HYP)
+
+    def test_corpus_hypothesis_str(self):
+        with pytest.raises(TypeError, match=r"hypotheses\[1\] is a str.*split it first"):
+            corpus_bleu([[REF], [REF]], [HYP, "the cat sat"])
+
+    def test_corpus_reference_str(self):
+        with pytest.raises(TypeError, match=r"list_of_references\[0\]\[0\] is a str.*reference\.split\(\)"):
+            corpus_bleu([["the cat sat on the mat"]], [HYP])
+
+    def test_modified_precision_hypothesis_str(self, record):
+        assert record(nltk_bleu.modified_precision, [REF], "the cat", 1).error is None
+        with pytest.raises(TypeError, match=r"\.split\(\)"):
+            modified_precision([REF], "the cat", 1)
+
+    def test_bytes_too(self):
+        with pytest.raises(TypeError, match=r"hypothesis is a bytes.*split it first"):
+            sentence_bleu([REF], b"the cat sat")
+
+    def test_whole_references_argument_str(self):
+        with pytest.raises(TypeError, match=r"references must be a list of references, each a list of tokens, got str"):
+            sentence_bleu("the cat sat on the mat", HYP)
+
+
+class TestUnwrappedReference:
+    def test_sentence_bleu(self, record):
+        # NLTK scores each token of REF as a one-character-per-token "reference".
+        assert record(nltk_bleu.sentence_bleu, REF, HYP).error is None
+        with pytest.raises(TypeError, match=r"passed unwrapped: pass \[reference\] \(a list of references\)"):
+            sentence_bleu(REF, HYP)
+
+    def test_corpus_bleu(self, record):
+        assert record(nltk_bleu.corpus_bleu, [REF, REF], [HYP, HYP]).error is None
+        with pytest.raises(TypeError, match=r"list_of_references\[0\]\[0\] is a str.*passed unwrapped: pass \[reference\]"):
+            corpus_bleu([REF, REF], [HYP, HYP])
+
+
+class TestUnhashableTokens:
+    def test_hypothesis(self):
+        with pytest.raises(TypeError, match=r"hypothesis contains an unhashable token of type list.*must be hashable"):
+            sentence_bleu([REF], [["the"], ["cat"]])
+
+    def test_reference(self):
+        with pytest.raises(TypeError, match=r"references\[0\] contains an unhashable token of type list"):
+            sentence_bleu([[["the"], ["cat"]]], HYP)
+
+    def test_a_corpus_given_to_sentence_bleu(self):
+        with pytest.raises(TypeError, match="score it with corpus_bleu, not sentence_bleu"):
+            sentence_bleu([[REF]], [HYP])
+
+
+def test_not_a_sequence():
+    with pytest.raises(TypeError, match=r"hypothesis must be a list of tokens, got generator.*list\(\.\.\.\)"):
+        sentence_bleu([REF], (token for token in HYP))
+
+
+@pytest.mark.parametrize("weights", [(), []])
+def test_empty_weights(record, weights):
+    # NLTK returns the int 0 whatever the input.
+    assert record(nltk_bleu.sentence_bleu, [REF], REF, weights).value == 0
+    with pytest.raises(ValueError, match=r"weights is empty: give one weight per n-gram order, e\.g\. \(0\.25"):
+        sentence_bleu([REF], REF, weights)
+    with pytest.raises(ValueError, match="weights is empty"):
+        corpus_bleu([[REF]], [REF], weights)
+
+
+@pytest.mark.filterwarnings(r"ignore:\s*The hypothesis contains 0 counts:UserWarning")
+@pytest.mark.parametrize("hypothesis", [["the"], ["the", "cat"], HYP])
+def test_numpy_weights_with_auto_reweigh_and_a_short_hypothesis(record, same_as_nltk, hypothesis):
+    weights = np.array([0.25, 0.25, 0.25, 0.25])
+    # NLTK: `weight == (0.25, 0.25, 0.25, 0.25)` is an array, and `and` needs its truth value.
+    nltk_outcome = record(nltk_bleu.sentence_bleu, [REF], hypothesis, weights, None, True)
+    assert nltk_outcome.error is ValueError
+    # Ours treats the array like a list of floats: no reweighing, so the score is
+    # NLTK's without auto_reweigh, and the same as ours with a list.
+    ours = same_as_nltk(
+        lambda: sentence_bleu([REF], hypothesis, weights, None, True),
+        lambda: nltk_bleu.sentence_bleu([REF], hypothesis, weights, None, False),
+    ).value
+    assert ours == sentence_bleu([REF], hypothesis, [0.25] * 4, None, True)
+    assert ours != sentence_bleu([REF], hypothesis, (0.25,) * 4, None, True)
+
+
+def test_numpy_weights_with_auto_reweigh_and_a_long_hypothesis_equal_nltk(same_as_nltk):
+    # With 4 tokens or more NLTK never evaluates the comparison, and both agree.
+    same_as_nltk(sentence_bleu, nltk_bleu.sentence_bleu, [REF], REF[:4], np.array([0.25] * 4), None, True)
