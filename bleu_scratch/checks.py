@@ -8,7 +8,7 @@ sequence``). These checks turn each mistake into a ``TypeError`` or
 every case.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 
@@ -78,6 +78,21 @@ def check_references(references: Any, what: str = "references") -> None:
                 f"must be a list of tokens. {fix}"
             )
         check_tokens(reference, f"{what}[{i}]")
+
+
+def reference_list(references: Any, what: str = "references") -> Sequence:
+    """Check ``references`` and return it, reading an iterator into a list first.
+
+    Functions that read the references once (``modified_precision``,
+    ``closest_ref_length``) accept an iterator, as NLTK's do.
+
+    >>> reference_list(iter([["a", "b"], ["c"]]))
+    [['a', 'b'], ['c']]
+    """
+    if isinstance(references, Iterator):
+        references = list(references)
+    check_references(references, what)
+    return references
 
 
 def check_corpus(list_of_references: Any, hypotheses: Any) -> None:

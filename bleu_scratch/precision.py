@@ -8,7 +8,7 @@ denominators across sentences, exactly as NLTK does.
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .checks import check_references, check_tokens
+from .checks import check_tokens, reference_list
 from .clipping import clipped_counts, max_reference_counts
 from .ngrams import Token, count_ngrams
 
@@ -69,7 +69,7 @@ def modified_precision(
     Precision(0, 6)
     """
     check_tokens(hypothesis, "hypothesis")
-    check_references(references)
+    references = reference_list(references)
     ### BEGIN SOLUTION
     counts = count_ngrams(hypothesis, n)
     clipped = clipped_counts(counts, max_reference_counts(references, n))

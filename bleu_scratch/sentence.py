@@ -94,22 +94,19 @@ def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[T
     ### END SOLUTION
 
 
-def weight_vectors(weights) -> tuple[list, bool]:
-    """Read ``weights`` as NLTK does: one weight vector, or several.
-
-    Returns the list of vectors and whether several were given (then the
-    score is a list too).
+def weight_vectors(weights) -> list:
+    """Read ``weights`` as NLTK does: one weight vector, or a list of them.
 
     >>> weight_vectors((0.5, 0.5))
-    ([(0.5, 0.5)], False)
+    [(0.5, 0.5)]
     >>> weight_vectors([(1.0,), (0.5, 0.5)])
-    ([(1.0,), (0.5, 0.5)], True)
+    [(1.0,), (0.5, 0.5)]
     """
     try:
         weights[0][0]
     except (TypeError, IndexError):
-        return [weights], False
-    return list(weights), True
+        return [weights]
+    return list(weights)
 
 
 def max_n_of(weights) -> int:
@@ -118,8 +115,7 @@ def max_n_of(weights) -> int:
     >>> max_n_of([(1.0,), (0.25, 0.25, 0.25, 0.25)])
     4
     """
-    weight_list, _ = weight_vectors(weights)
-    max_n = max(len(weight) for weight in weight_list)
+    max_n = max(len(weight) for weight in weight_vectors(weights))
     if max_n == 0:
         raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
     return max_n
@@ -157,7 +153,10 @@ def bleu_from_stats(
     >>> bleu_from_stats(stats, weights=(0.5, 0.5))
     1.0
     """
-    weight_list, several = weight_vectors(weights)
+    weight_list = weight_vectors(weights)
+    # Like NLTK, a list of several weight vectors gives a list of scores, but
+    # a list holding one vector gives a plain score.
+    several = len(weight_list) > 1
     max_weight_length = max_n_of(weights)
     if stats.max_n < max_weight_length:
         raise ValueError(f"weights need {max_weight_length}-gram statistics, but stats have max_n={stats.max_n}")

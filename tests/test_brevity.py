@@ -38,11 +38,6 @@ def test_closest_ref_length_equals_nltk(same_as_nltk, lengths, hyp_len):
     same_as_nltk(closest_ref_length, nltk_closest_ref_length, refs_of_lengths(*lengths), hyp_len)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NLTK accepts any iterable of references (its own doctest passes reversed(references)); "
-    "ours raises TypeError because check_references requires a Sequence",
-)
 def test_closest_ref_length_accepts_an_iterator_like_nltk():
     references = refs_of_lengths(13, 11)
     assert nltk_closest_ref_length(reversed(references), 12) == 11

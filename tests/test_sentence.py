@@ -56,21 +56,21 @@ def test_sentence_stats_of_an_empty_hypothesis():
 
 class TestWeights:
     def test_one_tuple(self):
-        assert weight_vectors((0.5, 0.5)) == ([(0.5, 0.5)], False)
+        assert weight_vectors((0.5, 0.5)) == [(0.5, 0.5)]
         assert max_n_of((0.5, 0.5)) == 2
 
     def test_a_list_of_floats_is_one_vector(self):
-        assert weight_vectors([0.2] * 5) == ([[0.2] * 5], False)
+        assert weight_vectors([0.2] * 5) == [[0.2] * 5]
         assert max_n_of([0.2] * 5) == 5
 
     def test_several_vectors(self):
         weights = [(1.0,), (0.2,) * 5, (0.5, 0.5)]
-        assert weight_vectors(weights) == (weights, True)
+        assert weight_vectors(weights) == weights
         assert max_n_of(weights) == 5
 
     def test_numpy_array_is_one_vector(self):
-        vectors, several = weight_vectors(np.array([0.25, 0.75]))
-        assert not several and len(vectors) == 1
+        vectors = weight_vectors(np.array([0.25, 0.75]))
+        assert len(vectors) == 1
         assert list(vectors[0]) == [0.25, 0.75]
         assert max_n_of(np.array([1 / 3] * 3)) == 3
 
@@ -157,11 +157,6 @@ def test_auto_reweigh_equals_nltk(same_as_nltk, weights, hypothesis):
     same_as_nltk(sentence_bleu, nltk_sentence_bleu, [["a", "b", "c", "d", "e"]], hypothesis, weights, None, True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NLTK returns a plain score when the list holds ONE weight vector "
-    "(bleu_scores[0] if len(weights) == 1); ours returns a one-element list",
-)
 @pytest.mark.parametrize("weights", [[(0.5, 0.5)], ((0.5, 0.5),), [[0.5, 0.5]]])
 @pytest.mark.parametrize("hypothesis", [["a", "b"], ["x"]])
 def test_a_list_of_one_weight_vector_gives_a_plain_score_like_nltk(same_as_nltk, weights, hypothesis):
