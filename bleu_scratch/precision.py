@@ -5,6 +5,7 @@ kept unreduced (2/4 stays 2/4) because the corpus score adds numerators and
 denominators across sentences, exactly as NLTK does.
 """
 
+import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -21,8 +22,10 @@ class Precision(Fraction):
     ``Fraction(..., _normalize=False)`` does.
 
     >>> p = Precision(2, 4)
-    >>> p.numerator, p.denominator, p == Fraction(1, 2), float(p)
-    (2, 4, True, 0.5)
+    >>> p.numerator, p.denominator, float(p), str(p)
+    (2, 4, 0.5, '2/4')
+    >>> p == Fraction(1, 2) == Precision(1, 2) and Fraction(1, 2) == p
+    True
     """
 
     def __new__(cls, numerator: int, denominator: int) -> "Precision":
@@ -39,16 +42,19 @@ class Precision(Fraction):
         return self._raw[1]
 
     def __eq__(self, other: object) -> bool:
-        # Fraction.__eq__ reads other.numerator, which is raw here: without
-        # this, Precision(1, 2) == Precision(2, 4) would be False.
-        if isinstance(other, Precision):
-            other = Fraction(*other._raw)
+        # Fraction.__eq__ compares reduced and raw parts (1/2 vs 2/4) and says
+        # False; cross-multiplying compares values, whichever side is raw.
+        if isinstance(other, numbers.Rational):
+            return self._raw[0] * other.denominator == other.numerator * self._raw[1]
         return super().__eq__(other)
 
     __hash__ = Fraction.__hash__
 
     def __repr__(self) -> str:
         return f"Precision({self._raw[0]}, {self._raw[1]})"
+
+    def __str__(self) -> str:
+        return f"{self._raw[0]}/{self._raw[1]}"
 
 
 def modified_precision(
