@@ -1,0 +1,320 @@
+"""The course edition: release without solutions, and the autograder.
+
+Grading runs student code in a child process, so these tests grade a few
+editions at once in threads (the work is in the children).
+"""
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bleu_scratch import classroom
+
+REPO = Path(__file__).resolve().parent.parent
+LESSON_MODULES = sorted({unit.module for unit in classroom.UNITS})
+STUB = "raise NotImplementedError()"
+# Kept apart so that no line of this file is itself a solution marker.
+BEGIN, END = "### " + "BEGIN SOLUTION", "### " + "END SOLUTION"
+
+
+def function_node(source: str, name: str) -> ast.FunctionDef:
+    return next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def set_function(edition: Path, module: str, name: str, body: list[str] | None = None) -> None:
+    """Write one function of the edition: the repository's solution, or ``body`` in place of the stub."""
+    path = edition / "bleu_scratch" / f"{module}.py"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    node = function_node("".join(lines), name)
+    if body is None:
+        solved = (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+        solved_node = function_node(solved, name)
+        new = solved.splitlines(keepends=True)[solved_node.lineno - 1 : solved_node.end_lineno]
+    else:
+        new = lines[node.lineno - 1 : node.end_lineno]
+        at = next(i for i, line in enumerate(new) if line.strip() == STUB)
+        indent = new[at][: len(new[at]) - len(new[at].lstrip())]
+        new[at : at + 1] = [f"{indent}{line}\n" for line in body]
+    lines[node.lineno - 1 : node.end_lineno] = new
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("edition")
+    classroom.release(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def repo_report() -> classroom.Report:
+    return classroom.grade(REPO)
+
+
+def copy_of(edition: Path, tmp_path: Path, name: str) -> Path:
+    target = tmp_path / name
+    shutil.copytree(edition, target)
+    return target
+
+
+# --- markers ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", LESSON_MODULES)
+def test_every_lesson_function_is_marked_and_graded(module):
+    source = (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+    graded = [unit.name for unit in classroom.UNITS if unit.module == module]
+    assert classroom.marked_functions(source) == graded
+
+
+def test_stub_keeps_the_indentation_of_its_marker():
+    source = "\n".join(["class A:", "    def f(self):", "        x = 1", f"        {BEGIN}", "        return x", f"        {END}", ""])
+    stripped, regions = classroom.strip_solutions(source, classroom.CODE_STUB)
+    assert stripped.splitlines() == ["class A:", "    def f(self):", "        x = 1", "        # YOUR CODE HERE", f"        {STUB}"]
+    assert regions[0].lines == ["        return x"]
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        ([BEGIN, "x = 1"], "never closed"),
+        (["x = 1", END], "without a BEGIN"),
+        ([BEGIN, BEGIN, END], "inside the region"),
+        (["## BEGIN SOLUTION", "x = 1", END], "malformed marker"),
+    ],
+)
+def test_unbalanced_or_malformed_markers_are_errors(lines, message):
+    with pytest.raises(classroom.ClassroomError, match=message):
+        classroom.strip_solutions("\n".join(lines) + "\n", classroom.CODE_STUB, "lesson.py")
+
+
+# --- release -----------------------------------------------------------------
+
+
+def test_edition_has_stubs_in_place_of_every_solution(edition):
+    for path in edition.rglob("*"):
+        if path.is_file() and path.suffix in (".py", ".ipynb", ".md", ".toml", ".txt"):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            assert not [line for line in lines if line.strip() in (BEGIN, END)], path
+    for module in LESSON_MODULES:
+        solved = (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+        student = (edition / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+        for name in classroom.marked_functions(solved):
+            ours, theirs = function_node(solved, name), function_node(student, name)
+            assert ast.unparse(theirs.args) == ast.unparse(ours.args)
+            assert ast.get_docstring(theirs) == ast.get_docstring(ours)
+            assert ast.unparse(theirs.body[-1]) == STUB
+            # What stands before the stub (the input checks) is the instructor's code, unchanged.
+            before = [ast.unparse(s) for s in theirs.body[1:-1]]
+            assert before == [ast.unparse(s) for s in ours.body[1 : 1 + len(before)]]
+
+
+def test_notebooks_have_stubs_and_no_outputs(edition):
+    for solved_path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        solved = json.loads(solved_path.read_text(encoding="utf-8"))
+        student = json.loads((edition / "notebooks" / solved_path.name).read_text(encoding="utf-8"))
+        assert len(student["cells"]) == len(solved["cells"])
+        for ours, theirs in zip(solved["cells"], student["cells"]):
+            source = "".join(theirs["source"])
+            if BEGIN in [line.strip() for line in "".join(ours["source"]).splitlines()]:
+                assert STUB in source and "# YOUR CODE HERE" in source
+            else:
+                assert source == "".join(ours["source"])
+            if theirs["cell_type"] == "code":
+                assert theirs["outputs"] == [] and theirs["execution_count"] is None
+
+
+def test_edition_can_be_installed_and_tested_on_its_own(edition):
+    for name in ("pyproject.toml", "requirements.txt", "environment.yml"):
+        assert (edition / name).read_bytes() == (REPO / name).read_bytes()
+    for data in (REPO / "data").rglob("*"):
+        if data.is_file():
+            assert (edition / data.relative_to(REPO)).read_bytes() == data.read_bytes()
+    assert (edition / "tests" / "conftest.py").is_file()
+    assert not (edition / "tests" / "test_classroom.py").exists()
+    readme = (edition / "README.md").read_text(encoding="utf-8")
+    assert "python -m bleu_scratch.classroom grade ." in readme and "--only" in readme
+    # The repository ignores data/published_examples.json although it ships it;
+    # a student repository made from the edition must not lose it.
+    ignored = (edition / ".gitignore").read_text(encoding="utf-8").split()
+    shipped = [p.relative_to(edition).as_posix() for p in edition.rglob("*") if p.is_file()]
+    assert not [(p, rel) for p in ignored for rel in shipped if classroom._ignores(p.strip("/"), rel)]
+
+
+def test_release_refuses_a_non_empty_directory_unless_forced(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine\n")
+    command = [sys.executable, "-m", "bleu_scratch.classroom", "release", str(tmp_path)]
+    refused = subprocess.run(command, capture_output=True, text=True)
+    assert refused.returncode != 0 and "--force" in refused.stderr
+    assert not (tmp_path / "README.md").exists()
+    forced = subprocess.run(command + ["--force"], capture_output=True, text=True)
+    assert forced.returncode == 0, forced.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
+    assert (tmp_path / "bleu_scratch" / "ngrams.py").is_file()
+
+
+def test_release_with_force_fails_on_an_old_file_that_holds_a_solution(tmp_path):
+    shutil.copy(REPO / "bleu_scratch" / "ngrams.py", tmp_path / "my_ngrams_backup.py")
+    with pytest.raises(classroom.ClassroomError, match="my_ngrams_backup.py"):
+        classroom.release(tmp_path, force=True)
+
+
+def make_source(root: Path, lesson_lines: list[str], notebook_markdown: str = "") -> Path:
+    """A tiny repository: one marked lesson module and one notebook."""
+    (root / "bleu_scratch").mkdir(parents=True)
+    (root / "bleu_scratch" / "lesson.py").write_text("\n".join(lesson_lines) + "\n", encoding="utf-8")
+    (root / "notebooks").mkdir()
+    notebook = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": [notebook_markdown]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (root / "notebooks" / "01_lesson.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    return root
+
+
+SQUARES = [
+    "def total(values):",
+    "    check_values(values)",
+    f"    {BEGIN}",
+    "    squares = [value * value for value in values]",
+    "    return sum(squares, start=0)",
+    f"    {END}",
+]
+
+
+def test_release_fails_when_markdown_shows_the_solution(tmp_path):
+    source = make_source(tmp_path / "src", SQUARES, "Hint: `squares = [value * value for value in values]`")
+    with pytest.raises(classroom.ClassroomError, match=r"lesson.py:3: 1 of 2 solution lines .* notebooks/01_lesson.ipynb"):
+        classroom.release(tmp_path / "out", source=source)
+    assert not (tmp_path / "out").exists()
+
+
+def test_release_fails_when_an_input_check_is_inside_the_markers(tmp_path):
+    lines = [SQUARES[0], SQUARES[2], SQUARES[1], *SQUARES[3:]]
+    with pytest.raises(classroom.ClassroomError, match="input check inside a solution region"):
+        classroom.release(tmp_path / "out", source=make_source(tmp_path / "src", lines))
+
+
+def test_release_fails_on_an_unbalanced_marker_in_a_module(tmp_path):
+    with pytest.raises(classroom.ClassroomError, match="lesson.py:3: BEGIN SOLUTION is never closed"):
+        classroom.release(tmp_path / "out", source=make_source(tmp_path / "src", SQUARES[:-1]))
+
+
+def test_student_notebook_stops_with_not_implemented_error(edition, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
+    monkeypatch.setenv("PYTHONPATH", str(edition))  # the kernel imports the edition's package
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
+        client.execute()
+    assert stopped.value.ename == "NotImplementedError"
+
+
+# --- grading -------------------------------------------------------------------
+
+
+def test_grading_the_repository_gives_full_marks(repo_report):
+    assert [(m.unit.name, m.points, m.reason) for m in repo_report.marks] == [
+        (unit.name, unit.points, "") for unit in classroom.UNITS
+    ]
+    assert repo_report.score == repo_report.max_score == 24
+    assert Path(repo_report.package).resolve() == REPO / "bleu_scratch" / "__init__.py"
+
+
+@pytest.fixture(scope="module")
+def fresh_report(edition, repo_report) -> classroom.Report:
+    return classroom.grade(edition)
+
+
+def test_a_fresh_edition_grades_zero_with_a_reason_each(edition, fresh_report):
+    assert (fresh_report.score, fresh_report.max_score) == (0, 24)
+    assert all(m.reason.startswith("not written yet (NotImplementedError at") for m in fresh_report.marks)
+    # The child imported the edition's package, not the installed one.
+    assert Path(fresh_report.package).resolve() == (edition / "bleu_scratch" / "__init__.py").resolve()
+
+
+# One function of each shape: no dependency, one, three, called through
+# sentence_bleu, and the corpus score over everything. (The repository's own
+# grade already runs every function with stand-ins for the others.)
+ONE_FILLED = ["ngrams", "max_reference_counts", "modified_precision", "geometric_mean_score", "corpus_bleu"]
+
+
+@pytest.fixture(scope="module")
+def one_filled_reports(edition, tmp_path_factory, repo_report) -> dict[str, classroom.Report]:
+    """The grade of an edition where only one function is written, for each of ONE_FILLED."""
+    root = tmp_path_factory.mktemp("one-filled")
+    units = {unit.name: unit for unit in classroom.UNITS}
+
+    def filled_grade(name: str) -> classroom.Report:
+        copy = copy_of(edition, root, name)
+        set_function(copy, units[name].module, name)
+        return classroom.grade(copy)
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(zip(ONE_FILLED, pool.map(filled_grade, ONE_FILLED)))
+
+
+@pytest.mark.parametrize("name", ONE_FILLED)
+def test_one_function_written_earns_exactly_its_points(one_filled_reports, name):
+    unit = next(unit for unit in classroom.UNITS if unit.name == name)
+    report = one_filled_reports[name]
+    assert {m.unit.name: m.points for m in report.marks if m.points} == {unit.name: unit.points}
+    assert report.score == unit.points
+
+
+def test_loops_crashes_and_wrong_answers_cost_only_their_own_points(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "ngrams", "ngrams", ["while True:", "    pass"])
+    set_function(student, "ngrams", "count_ngrams", ["import os", "os._exit(3)"])
+    # A print that looks like the grader's own report must not fool it.
+    set_function(student, "brevity", "closest_ref_length", ['print(\'{"event": "done", "unit": "closest_ref_length", "results": []}\')', "return 0"])
+    set_function(student, "clipping", "clipped_counts", ["return hypothesis_counts"])  # forgot to clip
+    set_function(student, "brevity", "brevity_penalty")
+    marks = {m.unit.name: m for m in classroom.grade(student, timeout=2).marks}
+    assert marks["ngrams"].reason == "did not finish within 2s (an endless loop?)"
+    assert marks["count_ngrams"].reason.startswith("stopped the grading process (exit code 3)")
+    assert "cases differ from NLTK" in marks["closest_ref_length"].reason
+    # Papineni's Example 2: seven "the"s, clipped to the two of the first reference.
+    assert "returned Counter({('the',): 7}), NLTK gives Counter({('the',): 2})" in marks["clipped_counts"].reason
+    assert marks["brevity_penalty"].points == 2
+    assert sum(m.points for m in marks.values()) == 2
+
+
+def test_a_package_that_does_not_import_gets_zero_with_the_error(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "ngrams", "ngrams", ["return [tuple(tokens[i : i + n] for i in range(len(tokens))"])
+    report = classroom.grade(student)
+    assert report.score == 0
+    assert all(m.reason.startswith("bleu_scratch does not import: SyntaxError") for m in report.marks)
+    assert "(ngrams.py:" in report.marks[0].reason
+
+
+def test_grading_never_counts_modules_from_outside_the_directory(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    (student / "bleu_scratch" / "fast.py").unlink()
+    try:
+        report = classroom.grade(student)
+    except classroom.ClassroomError as error:  # the installed package filled the gap
+        assert "imported code from outside it" in str(error) and "fast.py" in str(error)
+    else:  # nothing else to fall back on
+        assert all("does not import" in m.reason for m in report.marks)
+
+
+def test_the_table_ends_with_the_score(fresh_report):
+    table = fresh_report.table().splitlines()
+    assert table[0].split() == ["exercise", "function", "points"]
+    assert table[1].split()[:5] == ["01", "n-grams", "ngrams", "0/2", "not"]
+    assert table[-1] == "score: 0/24"
+
+
+def test_grade_command_prints_json(edition, capsys):
+    assert classroom.main(["grade", str(edition), "--only", "brevity_penalty", "--json"]) == 0
+    grades = json.loads(capsys.readouterr().out)
+    assert (grades["score"], grades["max_score"]) == (0, 2)
+    assert [row["function"] for row in grades["exercises"]] == ["brevity_penalty"]
