@@ -53,7 +53,7 @@ def corpus_bleu(
     ### BEGIN SOLUTION
     # The same statistics as corpus_stats, counted faster (tests check they are equal).
     stats = fast_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
-    # Smoothing methods 4-7 read the last sentence pair, as NLTK's do.
+    # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
     return bleu_from_stats(
         stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1]
     )

@@ -147,7 +147,7 @@ def bleu_from_stats(
     """NLTK's BLEU from summed statistics.
 
     ``last_references`` and ``last_hypothesis`` are the corpus's last sentence
-    pair, which smoothing methods 4 to 7 read (an NLTK quirk kept on purpose).
+    pair, which smoothing methods 5 to 7 read (an NLTK quirk kept on purpose).
 
     >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(4, 3), totals=(4, 3), too_short=(0, 0))
     >>> bleu_from_stats(stats, weights=(0.5, 0.5))

@@ -5,8 +5,8 @@ precisions is then 0 whatever the other orders say. Chen and Cherry (2014)
 describe seven ways to soften this; these are NLTK's implementations, quirks
 included, so that scores agree with NLTK bit for bit:
 
-- methods 5 and 7 read the *last* sentence pair of a corpus (NLTK passes the
-  loop's last ``references`` and ``hypothesis``), so corpus order matters;
+- methods 5, 6 and 7 read the *last* sentence pair of a corpus (NLTK passes
+  the loop's last ``references`` and ``hypothesis``), so corpus order matters;
 - method 5 can return a score above 1;
 - method 6 asserts a non-zero trigram precision and needs ``max_n >= 3``.
 
@@ -94,7 +94,11 @@ class SmoothingFunction:
     def method4(
         self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args, **kwargs
     ) -> list:
-        """Like method 3, but shorter hypotheses get a larger smoothed count: 1/(2^k * K/ln(len))."""
+        """Like method 3, but shorter hypotheses get a smaller smoothed count: 1/(2^k * K/ln(len)).
+
+        In a corpus, ``hyp_len`` is the total hypothesis length, so corpus
+        order does not matter here.
+        """
         incvnt = 1
         hyp_len = hyp_len if hyp_len else len(hypothesis)
         for i, p_i in enumerate(p_n):
