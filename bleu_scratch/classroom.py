@@ -11,7 +11,8 @@ in the package's lesson functions and in the notebooks' exercise cells.
 ``release`` copies the repository with every marked region replaced by
 nbgrader's stub (``# YOUR CODE HERE`` / ``raise NotImplementedError()``),
 notebook outputs cleared, and a README for students; it fails if a marker is
-unbalanced or a solution line would still appear anywhere in the edition.
+unbalanced or misspelt, or if a solution can still be read anywhere in the
+edition (see ``find_leaks``).
 
 ``grade`` runs the grader's own cases against the ``bleu_scratch`` in DIR, in a
 separate process, and compares every answer with NLTK 3.10.4's, bit for bit
@@ -236,7 +237,7 @@ def release(out_dir: Path, force: bool = False, source: Path = REPO_ROOT) -> Edi
     # With --force, files from an earlier release stay: they must be clean too.
     kept = {
         rel: _scan_text(rel, (out_dir / rel).read_bytes())
-        for rel in _source_files(out_dir, None, skip_names={".git"})
+        for rel in _source_files(out_dir, None)
         if rel not in edition.files
     }
     leaks = find_leaks(kept, edition.regions)
@@ -266,7 +267,7 @@ def _source_files(root: Path, skip: Path | None, skip_names: set[str] = SKIPPED_
             if d not in skip_names and not _skipped_pattern(d) and (skip is None or (here / d).resolve() != skip)
         )
         for name in sorted(files):
-            if not _skipped_pattern(name) and not (here / name).is_symlink():
+            if not _skipped_pattern(name):
                 yield (here / name).relative_to(root).as_posix()
 
 
@@ -557,6 +558,10 @@ def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
         (REFERENCES_1, CANDIDATE_1, [(1.0,), (0.5, 0.5), (0.25, 0.25, 0.25, 0.25)]),
         (REFERENCES_CAT, ["the", "cat", "is"], (0.25, 0.25, 0.25, 0.25), None, True),
         (REFERENCES_CAT, CANDIDATE_THE, (0.7, 0.3), Smoothing("method3")),
+        # Method 4 leaves the zero precisions of a one-token hypothesis: the mean must skip them.
+        (REFERENCES_CAT, ["the"], (0.25, 0.25, 0.25, 0.25), Smoothing("method4")),
+        # Here sum() and NLTK's math.fsum() of the weighted logs differ in the last bit.
+        (REFERENCES_1, "which ensures that the military".split()),
     ]
     cases["geometric_mean_score"] = [
         (args, bleu.sentence_bleu(*oracle.resolve(args, nltk_smoothing))) for args in sentence_bleu_args
@@ -577,6 +582,8 @@ def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
         # Methods 4 and 5 read the corpus's last sentence pair, as NLTK's do.
         ([REFERENCES_1, REFERENCES_CAT], [CANDIDATE_2, ["the", "cat"]], (0.25, 0.25, 0.25, 0.25), Smoothing("method4")),
         ([REFERENCES_CAT, REFERENCES_1], [["the", "cat"], CANDIDATE_2], (0.25, 0.25, 0.25, 0.25), Smoothing("method5")),
+        # Only the last hypothesis has a 5-gram match, which method 5 reads.
+        ([REFERENCES_CAT, REFERENCES_1], [CAT, CANDIDATE_1], (0.25, 0.25, 0.25, 0.25), Smoothing("method5")),
         ([[["a", "b", "c"]], REFERENCES_CAT], [["a"], CAT], (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
     ]
     cases["corpus_bleu"] = [
@@ -777,7 +784,7 @@ def show(plain: list) -> str:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if kind == "list":
         return "[" + ", ".join(show(item) for item in plain[1]) + "]"
-    return f"<{plain[1]}: {plain[2]}>"
+    return f"<{plain[1]} object>"
 
 
 def _clip(text: str, limit: int = 100) -> str:
@@ -875,7 +882,7 @@ def _standins(oracle: NltkOracle, package: dict) -> dict[str, Callable]:
     stats_class = getattr(package["sentence"], "BleuStats", None)
 
     def clipped_counts(hypothesis_counts: Counter, max_ref_counts: Counter) -> Counter:
-        return Counter({g: min(c, max_ref_counts[g]) for g, c in hypothesis_counts.items()})
+        return Counter({g: min(c, max_ref_counts.get(g, 0)) for g, c in hypothesis_counts.items()})
 
     def modified_precision(references: list, hypothesis: list, n: int) -> Any:
         p = oracle.bleu.modified_precision(references, hypothesis, n)
@@ -1122,7 +1129,7 @@ def _mark(unit: Unit, outcome: tuple) -> Mark:
         want = to_plain(expected)
         if result[0] == "ok" and result[1] == want:
             continue
-        call = _clip(f"{unit.call}({', '.join(show(to_plain(arg)) for arg in args)})", 90)
+        call = f"{unit.call}({', '.join(_clip(show(to_plain(arg)), 28) for arg in args)})"
         if result[0] == "missing":
             return Mark(unit, 0, result[1])
         if result[0] == "raised":
