@@ -417,19 +417,23 @@ def student_readme(edition: Edition) -> str:
     """The edition's README.md, from the template ``student_README.md``."""
     graded = {unit.name: unit for unit in UNITS}
     rows = []
-    for module, functions in sorted(edition.stubbed.items()):
-        for name in functions:
+    for module, functions in edition.stubbed.items():
+        # A lesson module's docstring starts "Lesson NN: ..."; the table follows the lessons.
+        lesson = re.match(r'\s*(?:"""|\'\'\')\s*Lesson (\d+)', edition.files[module].decode("utf-8"))
+        number = lesson.group(1) if lesson else ""
+        for position, name in enumerate(functions):
             unit = graded.get(name)
-            points = f"{unit.points}" if unit else "not graded"
-            exercise = unit.exercise if unit else ""
-            rows.append(f"| {exercise} | `{module}` | `{name}` | {points} |")
+            exercise = unit.exercise if unit else f"{number} (not graded)".strip()
+            points = str(unit.points) if unit else "-"
+            rows.append(((number or "99", module, position), f"| {exercise} | `{module}` | `{name}` | {points} |"))
     notebooks = [
         f"- `{rel}`: {count} exercise cell{'s' if count > 1 else ''}"
         for rel, count in sorted(edition.notebook_exercises.items())
     ]
     return Template(STUDENT_README.read_text(encoding="utf-8")).substitute(
-        exercise_table="\n".join(rows),
+        exercise_table="\n".join(row for _, row in sorted(rows)),
         notebook_list="\n".join(notebooks) or "- (no notebook has an exercise cell yet)",
+        example_notebook=min(edition.notebook_exercises, default="notebooks/01_name.ipynb"),
         max_score=sum(unit.points for unit in UNITS),
         timeout=f"{DEFAULT_TIMEOUT:g}",
     )
