@@ -66,15 +66,16 @@ DEFAULT_TIMEOUT = 10.0
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STUDENT_README = Path(__file__).resolve().parent / "student_README.md"
 # Never part of the edition: version control, caches, build output, CI and
-# speed benchmarks (they need the finished package), and the instructor README,
-# which the student README replaces. Nor are the tests that look for solution
-# markers (see _instructor_only): they check the instructor's copy.
+# speed benchmarks (they need the finished package), the instructor README,
+# which the student README replaces, and that README's template. Nor are the
+# tests that look for solution markers (see _instructor_only): they check the
+# instructor's copy.
 SKIPPED_NAMES = {
     ".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
     ".hypothesis", ".venv", "venv", "build", "dist", ".mypy_cache", ".ruff_cache", ".tox",
 }
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
-INSTRUCTOR_ONLY = {"README.md"}
+INSTRUCTOR_ONLY = {"README.md", "bleu_scratch/student_README.md"}
 
 
 class ClassroomError(Exception):

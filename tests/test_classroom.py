@@ -139,6 +139,7 @@ def test_edition_can_be_installed_and_tested_on_its_own(edition):
             assert (edition / data.relative_to(REPO)).read_bytes() == data.read_bytes()
     assert (edition / "tests" / "conftest.py").is_file()
     assert not (edition / "tests" / "test_classroom.py").exists()
+    assert not (edition / "bleu_scratch" / "student_README.md").exists()
     readme = (edition / "README.md").read_text(encoding="utf-8")
     assert "python -m bleu_scratch.classroom grade ." in readme and "--only" in readme
     # The repository ignores data/published_examples.json although it ships it;
