@@ -1,0 +1,159 @@
+"""Lesson 10: corpus BLEU at scale.
+
+A corpus's statistics are the sum of its sentences' statistics, and a sum can
+be cut anywhere: split the corpus into shards, compute each shard's
+``BleuStats`` in another process, add them up. The statistics are integers,
+which add exactly in any order, so the score is the single-process score bit
+for bit, whatever the shard size or the number of processes.
+
+Dask runs the map: each shard is a ``dask.delayed`` task on local processes.
+Shards are handed out a few at a time (``2 * jobs``), so a stream of any
+length is scored in bounded memory; the command line (``bleu-scratch --jobs
+N``) uses the same ``sum_shard_stats`` on shards of lines. Dask is imported
+only when processes are asked for: the rest of the package needs nothing
+beyond the standard library.
+"""
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from itertools import islice
+from typing import TypeVar
+
+from .checks import check_corpus
+from .fast import fast_stats_of_pairs
+from .ngrams import Token
+from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
+
+Item = TypeVar("Item")
+Shard = TypeVar("Shard")
+
+
+def shards(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    """Cut a stream into lists of ``size`` items; the last one may be shorter.
+
+    >>> list(shards(range(5), 2))
+    [[0, 1], [2, 3], [4]]
+    """
+    if size < 1:
+        raise ValueError(f"shard size must be at least 1, got {size}")
+    iterator = iter(items)
+    while shard := list(islice(iterator, size)):
+        yield shard
+
+
+def sum_shard_stats(
+    shard_stats: Callable[[Shard], BleuStats], stream: Iterable[Shard], max_n: int, jobs: int = 1
+) -> BleuStats:
+    """Map every shard to its statistics and add them up.
+
+    With ``jobs > 1`` the shards go to that many local processes through
+    Dask, ``2 * jobs`` at a time, so memory holds only those whatever the
+    length of ``stream``. ``shard_stats`` must be picklable (a module-level
+    function or a ``functools.partial`` of one).
+
+    >>> stream = shards([([["a", "b"]], ["a", "b"]), ([["c"]], ["d"])], size=1)
+    >>> sum_shard_stats(partial(fast_stats_of_pairs, max_n=2), stream, max_n=2)
+    BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 1), too_short=(0, 1))
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    total = BleuStats.zero(max_n)
+    if jobs == 1:
+        for shard in stream:
+            total += shard_stats(shard)
+        return total
+    import dask
+
+    # forkserver starts workers in a fraction of spawn's time and, unlike fork,
+    # never copies the parent's threads (a Jupyter kernel runs several).
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        for window in shards(enumerate(stream), 2 * jobs):
+            tasks = [dask.delayed(shard_stats, pure=False)(_leaf(shard, number)) for number, shard in window]
+            total = sum(dask.compute(*tasks, scheduler="processes", pool=pool), total)
+    return total
+
+
+def _leaf(shard, number: int):
+    """The shard as a Dask graph leaf, passed as it is.
+
+    Without a name and ``traverse=False``, Dask would walk every token of the
+    shard looking for Dask objects and hash all of them to name the task,
+    which takes longer than computing the statistics.
+    """
+    import dask
+
+    return dask.delayed(shard, name=f"shard-{number}", traverse=False)
+
+
+def segment_tokens(
+    lines: Sequence[str], tokenize: Callable[[str], list[str]] = str.split, lowercase: bool = False
+) -> tuple[list[list[str]], list[str]]:
+    """``(references, hypothesis)`` from a segment's lines: the hypothesis line, then one line per reference.
+
+    >>> segment_tokens(("The cat sat", "the cat sat down"), lowercase=True)
+    ([['the', 'cat', 'sat', 'down']], ['the', 'cat', 'sat'])
+    """
+    hypothesis, *references = (tokenize(line.lower() if lowercase else line) for line in lines)
+    return references, hypothesis
+
+
+def stats_of_lines(
+    shard: Iterable[Sequence[str]],
+    max_n: int = 4,
+    tokenize: Callable[[str], list[str]] = str.split,
+    lowercase: bool = False,
+) -> BleuStats:
+    """The statistics of a shard of text segments, tokenized where they are counted.
+
+    Sending lines rather than tokens to a worker process keeps the shard small
+    to pickle, and the tokenizing is done in parallel too.
+
+    >>> stats_of_lines([("a b c", "a b c"), ("d", "d e")], max_n=2)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    """
+    return fast_stats_of_pairs((segment_tokens(lines, tokenize, lowercase) for lines in shard), max_n)
+
+
+def parallel_corpus_stats(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    max_n: int = 4,
+    jobs: int = 2,
+    shard_size: int = 10_000,
+) -> BleuStats:
+    """``corpus_stats`` computed on ``jobs`` processes, shards of ``shard_size`` sentence pairs.
+
+    >>> refs = [[["a", "b", "c"]], [["d", "e"]]]
+    >>> hyps = [["a", "b", "c"], ["d"]]
+    >>> parallel_corpus_stats(refs, hyps, max_n=2, jobs=1, shard_size=1)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    """
+    check_corpus(list_of_references, hypotheses)
+    ### BEGIN SOLUTION
+    stream = shards(zip(list_of_references, hypotheses), shard_size)
+    return sum_shard_stats(partial(fast_stats_of_pairs, max_n=max_n), stream, max_n, jobs)
+    ### END SOLUTION
+
+
+def parallel_corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+    jobs: int = 2,
+    shard_size: int = 10_000,
+):
+    """``corpus_bleu`` with the statistics counted on ``jobs`` processes: the same value.
+
+    >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
+    >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
+    >>> round(parallel_corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5), jobs=1), 4)
+    0.8825
+    """
+    stats = parallel_corpus_stats(list_of_references, hypotheses, max_n_of(weights), jobs, shard_size)
+    # Smoothing methods 4-7 read the last sentence pair, as NLTK's do.
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
