@@ -66,13 +66,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Small results stay in memory; a million sentence scores go to disk.
     with tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8") as output:
         try:
-            with _warnings_to_stderr():
+            with _distinct_warnings() as warning_texts:
                 (_score_sentences if args.sentence else _score_corpus)(args, output)
         except InputError as error:
             print(f"bleu-scratch: error: {error}", file=sys.stderr)
             return 2
         output.seek(0)
         shutil.copyfileobj(output, sys.stdout)
+    for text in warning_texts:
+        print(f"bleu-scratch: warning: {text}", file=sys.stderr)
     return 0
 
 
@@ -276,17 +278,20 @@ def _progress_bar(path: str):
 
 
 @contextmanager
-def _warnings_to_stderr():
-    """Print each distinct warning (NLTK's zero-overlap warning) once, on one line, without a file path."""
-    seen = set()
+def _distinct_warnings():
+    """Collect the text of each distinct warning (NLTK's zero-overlap ones), on one line, once.
 
-    def show(message, category, filename, lineno, file=None, line=None):
+    The command prints them after the score: with ``--sentence`` NLTK would
+    warn on most lines, and a failed run should say only what went wrong.
+    """
+    texts: list[str] = []
+
+    def keep(message, category, filename, lineno, file=None, line=None):
         text = " ".join(str(message).split())
-        if text not in seen:
-            seen.add(text)
-            print(f"bleu-scratch: warning: {text}", file=sys.stderr)
+        if text not in texts:
+            texts.append(text)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always", UserWarning)
-        warnings.showwarning = show
-        yield
+        warnings.showwarning = keep
+        yield texts
