@@ -15,10 +15,11 @@ beyond the standard library.
 """
 
 import multiprocessing
+import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
-from itertools import islice
+from itertools import accumulate, islice
 from typing import TypeVar
 
 from .checks import check_corpus
@@ -157,3 +158,41 @@ def parallel_corpus_bleu(
     stats = parallel_corpus_stats(list_of_references, hypotheses, max_n_of(weights), jobs, shard_size)
     # Smoothing methods 4-7 read the last sentence pair, as NLTK's do.
     return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
+
+
+def synthetic_corpus(
+    segments: int, references: int = 1, seed: int = 0, vocabulary: int = 30_000, length: int = 25
+) -> tuple[list[list[list[str]]], list[list[str]]]:
+    """A seeded random corpus to time and scale with: ``(list_of_references, hypotheses)``.
+
+    Words follow Zipf's law (the word of rank r has frequency proportional to
+    1/r), so common words repeat within a sentence as in real text. Each
+    segment starts from a hidden sentence of about ``length`` words; the
+    hypothesis and every reference replace about a third of its words at
+    random and add or drop up to 3 words at the end, so n-grams of every order
+    match, and a few segments come out empty or shorter than 4 words.
+
+    >>> list_of_references, hypotheses = synthetic_corpus(3, references=2, seed=1)
+    >>> len(hypotheses), [len(refs) for refs in list_of_references]
+    (3, [2, 2, 2])
+    >>> synthetic_corpus(3, references=2, seed=1) == (list_of_references, hypotheses)
+    True
+    """
+    rng = random.Random(seed)
+    words = [f"w{rank}" for rank in range(1, vocabulary + 1)]
+    cumulative = list(accumulate(1 / rank for rank in range(1, vocabulary + 1)))
+
+    def draw(k: int) -> list[str]:
+        return rng.choices(words, cum_weights=cumulative, k=k)
+
+    def edit(sentence: list[str]) -> list[str]:
+        edited = [word if rng.random() > 0.35 else new for word, new in zip(sentence, draw(len(sentence)))]
+        change = rng.randint(-3, 3)
+        return edited[: len(edited) + change] if change < 0 else edited + draw(change)
+
+    list_of_references, hypotheses = [], []
+    for _ in range(segments):
+        hidden = draw(max(1, round(rng.gauss(length, 8))))
+        hypotheses.append(edit(hidden))
+        list_of_references.append([edit(hidden) for _ in range(references)])
+    return list_of_references, hypotheses
