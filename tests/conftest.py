@@ -13,6 +13,9 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
+
+from bleu_scratch import SmoothingFunction
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -79,6 +82,21 @@ def same_as_nltk():
 @pytest.fixture(scope="session")
 def record():
     return run
+
+
+def both_smoothers(method: str | None, **parameters):
+    """The same smoothing method (e.g. "method5") from ours and from NLTK; None for none."""
+    if method is None:
+        return None, None
+    return (
+        getattr(SmoothingFunction(**parameters), method),
+        getattr(NltkSmoothingFunction(**parameters), method),
+    )
+
+
+@pytest.fixture(scope="session")
+def smoothers():
+    return both_smoothers
 
 
 @pytest.fixture(scope="session")

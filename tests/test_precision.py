@@ -136,7 +136,8 @@ def _published_precisions(data_dir):
 def test_published_examples_file_has_the_paper_figures(data_dir):
     reported = {(e["hypothesis"].split()[3], e["n"], tuple(e["reported"])) for e in _published_precisions(data_dir)}
     # Candidate 1's 4th word is "guide", candidate 2's is "insure", Example 2's is "the".
-    assert {("guide", 1, (17, 18)), ("insure", 1, (8, 14)), ("guide", 2, (10, 17)), ("insure", 2, (1, 13)), ("the", 1, (2, 7))} <= reported
+    paper = {("guide", 1, (17, 18)), ("insure", 1, (8, 14)), ("guide", 2, (10, 17)), ("insure", 2, (1, 13))}
+    assert paper | {("the", 1, (2, 7))} <= reported
 
 
 def test_published_modified_precisions(data_dir):

@@ -14,11 +14,6 @@ from bleu_scratch import Precision, SmoothingFunction, corpus_bleu, sentence_ble
 METHODS = [f"method{i}" for i in range(8)]
 
 
-def smoothers(method, **parameters):
-    """The same smoothing method from ours and from NLTK."""
-    return getattr(SmoothingFunction(**parameters), method), getattr(NltkSmoothingFunction(**parameters), method)
-
-
 def test_method0_by_hand(record):
     outcome = record(SmoothingFunction().method0, [Precision(1, 2), Precision(0, 3), Precision(0, 1)])
     # Zero precisions become the smallest positive float, one warning each.
@@ -89,7 +84,7 @@ def test_method6_by_hand():
     [("method0", "0.4118"), ("method1", "0.4118"), ("method2", "0.4452"), ("method3", "0.4118"),
      ("method4", "0.4118"), ("method5", "0.4905"), ("method6", "0.4135"), ("method7", "0.4905")],
 )
-def test_nltk_docstring_figures(paper_cased, same_as_nltk, method, printed):
+def test_nltk_docstring_figures(paper_cased, same_as_nltk, smoothers, method, printed):
     # SmoothingFunction's doctest in NLTK: candidate 1 against reference 1 only.
     ours, theirs = smoothers(method)
     references, hypothesis = [paper_cased.references[0]], paper_cased.candidate_1
@@ -118,7 +113,7 @@ WEIGHT_SHAPES = {
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("case", SENTENCE_CASES)
 @pytest.mark.parametrize("weights", WEIGHT_SHAPES)
-def test_sentence_bleu_with_each_method_equals_nltk(paper, same_as_nltk, record, method, case, weights):
+def test_sentence_bleu_with_each_method_equals_nltk(paper, same_as_nltk, record, smoothers, method, case, weights):
     references_name, hypothesis_name = SENTENCE_CASES[case]
     references, hypothesis = getattr(paper, references_name), getattr(paper, hypothesis_name)
     ours, theirs = smoothers(method)
@@ -140,7 +135,7 @@ def test_sentence_bleu_with_each_method_equals_nltk(paper, same_as_nltk, record,
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("parameters", [{"epsilon": 0.5}, {"alpha": 0.5}, {"k": 1}, {"epsilon": 1, "alpha": 2, "k": 0.3}])
-def test_parameters_equal_nltk(paper, same_as_nltk, method, parameters):
+def test_parameters_equal_nltk(paper, same_as_nltk, smoothers, method, parameters):
     ours, theirs = smoothers(method, **parameters)
     hypothesis = paper.candidate_1[:9]  # "it is a guide to action which ensures that": has trigram matches
     same_as_nltk(
@@ -155,7 +150,7 @@ def _two_pair_corpus(paper):
 
 
 @pytest.mark.parametrize("method", ["method5", "method6", "method7"])
-def test_methods_reading_the_last_pair_change_with_order_like_nltk(paper, same_as_nltk, method):
+def test_methods_reading_the_last_pair_change_with_order_like_nltk(paper, same_as_nltk, smoothers, method):
     # Methods 5 and 7 take the 5-gram precision of the LAST pair, method 6 its n-gram
     # counts (NLTK passes the loop variables): reversing the corpus changes the score.
     list_of_references, hypotheses = _two_pair_corpus(paper)
@@ -172,7 +167,7 @@ def test_methods_reading_the_last_pair_change_with_order_like_nltk(paper, same_a
 
 
 @pytest.mark.parametrize("method", ["method1", "method2", "method3", "method4"])
-def test_other_methods_do_not_depend_on_order(paper, method):
+def test_other_methods_do_not_depend_on_order(paper, smoothers, method):
     list_of_references, hypotheses = _two_pair_corpus(paper)
     ours, _ = smoothers(method)
     forward = corpus_bleu(list_of_references, hypotheses, smoothing_function=ours)
@@ -191,14 +186,15 @@ def test_method6_with_fewer_than_three_orders(paper, record):
 def test_method6_without_a_trigram_match(paper, record):
     # Candidate 2 has no trigram match. NLTK: a bare AssertionError about "bigrams".
     smoothing = NltkSmoothingFunction().method6
-    assert record(nltk_sentence_bleu, paper.references, paper.candidate_2, smoothing_function=smoothing).error is AssertionError
+    nltk_outcome = record(nltk_sentence_bleu, paper.references, paper.candidate_2, smoothing_function=smoothing)
+    assert nltk_outcome.error is AssertionError
     with pytest.raises(ValueError, match=r"needs at least one trigram match.*Use another method"):
         sentence_bleu(paper.references, paper.candidate_2, smoothing_function=SmoothingFunction().method6)
     with pytest.raises(ValueError, match="trigram match"):
         corpus_bleu([paper.references], [paper.candidate_2], smoothing_function=SmoothingFunction().method6)
 
 
-def test_smoothing_is_skipped_when_no_unigram_matches(record):
+def test_smoothing_is_skipped_when_no_unigram_matches(record, smoothers):
     # NLTK returns the int 0 before smoothing: method 6 cannot complain, no warning.
     for method in METHODS:
         ours, _ = smoothers(method)
