@@ -76,3 +76,31 @@ def test_core_lessons_have_plots():
         if any("image/png" in o.get("data", {}) for c in load(p)["cells"] if c["cell_type"] == "code" for o in c["outputs"])
     ]
     assert len(with_png) >= 4, with_png
+
+
+# nbgrader's cell metadata, version 3 (nbgrader/nbgraderformat/v3.json in nbgrader 0.9).
+NBGRADER_KEYS = {"schema_version", "grade", "locked", "solution", "task", "grade_id", "points", "checksum", "cell_type"}
+NBGRADER_REQUIRED = {"schema_version", "grade", "locked", "solution"}
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
+def test_exercises_carry_nbgrader_metadata(path):
+    """nbgrader takes a notebook only if every marked cell is a solution cell; the check after it is graded."""
+    cells = load(path)["cells"]
+    code = [i for i, cell in enumerate(cells) if cell["cell_type"] == "code"]
+    marked = [i for i in code if "### BEGIN SOLUTION" in "".join(cells[i]["source"])]
+    for i in marked:
+        solution = cells[i]["metadata"].get("nbgrader", {})
+        assert (solution.get("solution"), solution.get("grade"), solution.get("locked")) == (True, False, False), f"cell {i + 1}"
+        check = cells[code[code.index(i) + 1]]
+        assert "assert" in "".join(check["source"])
+        tests = check["metadata"].get("nbgrader", {})
+        assert (tests.get("grade"), tests.get("solution"), tests.get("locked")) == (True, False, True), f"check of cell {i + 1}"
+        assert tests["points"] > 0
+    tagged = [cell["metadata"]["nbgrader"] for cell in cells if "nbgrader" in cell["metadata"]]
+    assert len(tagged) >= 2 * len(marked)
+    for meta in tagged:
+        assert NBGRADER_REQUIRED <= set(meta) <= NBGRADER_KEYS and meta["schema_version"] == 3, meta
+        assert re.fullmatch(r"[a-zA-Z0-9_\-]+", meta["grade_id"]), meta
+    grade_ids = [meta["grade_id"] for meta in tagged if meta["grade"] or meta["solution"] or meta["locked"]]
+    assert len(grade_ids) == len(set(grade_ids)), grade_ids
