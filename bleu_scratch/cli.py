@@ -42,7 +42,7 @@ from .tokenize import tokenize_13a, tokenize_punctuation, tokenize_whitespace
 
 # sacrebleu's names: 'none' splits on whitespace only.
 TOKENIZERS = {"none": tokenize_whitespace, "13a": tokenize_13a, "punctuation": tokenize_punctuation}
-SHARD_LINES = 10_000
+SHARD_LINES = 4_000
 # A bar appears only once scoring has taken this long (seconds): short runs stay quiet.
 PROGRESS_DELAY = 1.0
 

@@ -65,28 +65,31 @@ def sum_shard_stats(
         for shard in stream:
             total += shard_stats(shard)
         return total
-    import dask
-
     # forkserver starts workers in a fraction of spawn's time and, unlike fork,
     # never copies the parent's threads (a Jupyter kernel runs several).
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
         for window in shards(enumerate(stream), 2 * jobs):
-            tasks = [dask.delayed(shard_stats, pure=False)(_leaf(shard, number)) for number, shard in window]
-            total = sum(dask.compute(*tasks, scheduler="processes", pool=pool), total)
+            total = sum(_window_stats(shard_stats, window, pool), total)
+            del window  # free it before the next one is read
     return total
 
 
-def _leaf(shard, number: int):
-    """The shard as a Dask graph leaf, passed as it is.
-
-    Without a name and ``traverse=False``, Dask would walk every token of the
-    shard looking for Dask objects and hash all of them to name the task,
-    which takes longer than computing the statistics.
-    """
+def _window_stats(shard_stats: Callable[[Shard], BleuStats], window: list[tuple[int, Shard]], pool) -> tuple:
+    """The statistics of each numbered shard, computed by Dask on the pool's processes."""
     import dask
+    import dask.multiprocessing
 
-    return dask.delayed(shard, name=f"shard-{number}", traverse=False)
+    # A named leaf with traverse=False: otherwise Dask walks every token of the
+    # shard looking for Dask objects and hashes them all to name the task,
+    # which takes longer than counting the statistics.
+    tasks = [
+        dask.delayed(shard_stats, pure=False)(dask.delayed(shard, name=f"shard-{number}", traverse=False))
+        for number, shard in window
+    ]
+    # The multiprocessing scheduler itself: asked for by its name, "processes",
+    # Dask would first import dask.distributed (30 MB) to look for a cluster.
+    return dask.compute(*tasks, scheduler=dask.multiprocessing.get, pool=pool)
 
 
 def segment_tokens(
