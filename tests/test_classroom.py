@@ -7,6 +7,7 @@ editions at once in threads (the work is in the children).
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -208,16 +209,47 @@ def test_release_fails_on_an_unbalanced_marker_in_a_module(tmp_path):
         classroom.release(tmp_path / "out", source=make_source(tmp_path / "src", SQUARES[:-1]))
 
 
-def test_student_notebook_stops_with_not_implemented_error(edition, monkeypatch):
+def run_notebook(path: Path, edition: Path, monkeypatch) -> dict:
+    """Execute ``path`` in a fresh kernel that imports the edition's package; stop at the first error."""
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
-    monkeypatch.setenv("PYTHONPATH", str(edition))  # the kernel imports the edition's package
+    monkeypatch.setenv("PYTHONPATH", str(edition))
     notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook
+
+
+def test_student_notebook_stops_with_not_implemented_error_of_its_own_lesson(edition, monkeypatch):
+    nbclient = pytest.importorskip("nbclient")
+    path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
     with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
-        client.execute()
+        run_notebook(path, edition, monkeypatch)
     assert stopped.value.ename == "NotImplementedError"
+    # Lesson 01's own function, not a later lesson's that the notebook previews.
+    assert str(Path("bleu_scratch", "ngrams.py")) in str(stopped.value)
+
+
+@pytest.mark.parametrize("lesson, previews", [("00", ["01", "03", "05"]), ("01", ["03", "06"])])
+def test_early_notebooks_need_only_their_own_lesson(edition, tmp_path, monkeypatch, lesson, previews):
+    """With the lesson's own exercises done, its notebook runs; later lessons are shown by NLTK."""
+    student = copy_of(edition, tmp_path, "student")
+    for unit in classroom.UNITS:
+        if unit.exercise.startswith(lesson):
+            set_function(student, unit.module, unit.name)
+    (solved_path,) = (REPO / "notebooks").glob(f"{lesson}_*.ipynb")
+    path = student / "notebooks" / solved_path.name
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    exercises = 0
+    for ours, theirs in zip(json.loads(solved_path.read_text(encoding="utf-8"))["cells"], notebook["cells"]):
+        if STUB in "".join(theirs["source"]):
+            theirs["source"] = ours["source"]
+            exercises += 1
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    executed = run_notebook(path, student, monkeypatch)
+    printed = "".join(out.get("text", "") for cell in executed.cells for out in cell.get("outputs", []))
+    announced = re.findall(r"is lesson (\d\d)'s exercise: NLTK's answer is shown", printed)
+    assert sorted(announced) == previews
+    assert exercises >= 1 and printed.count("Correct!") == exercises
 
 
 # --- grading -------------------------------------------------------------------
