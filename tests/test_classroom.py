@@ -312,8 +312,9 @@ def test_loops_crashes_and_wrong_answers_cost_only_their_own_points(edition, tmp
     set_function(student, "brevity", "closest_ref_length", ['print(\'{"event": "done", "unit": "closest_ref_length", "results": []}\')', "return 0"])
     set_function(student, "clipping", "clipped_counts", ["return hypothesis_counts"])  # forgot to clip
     set_function(student, "brevity", "brevity_penalty")
-    marks = {m.unit.name: m for m in classroom.grade(student, timeout=2).marks}
-    assert marks["ngrams"].reason == "did not finish within 2s (an endless loop?)"
+    # 5 s, not less: a correct function on a loaded 2-core machine must still finish in time.
+    marks = {m.unit.name: m for m in classroom.grade(student, timeout=5).marks}
+    assert marks["ngrams"].reason == "did not finish within 5s (an endless loop?)"
     assert marks["count_ngrams"].reason.startswith("stopped the grading process (exit code 3)")
     assert "cases differ from NLTK" in marks["closest_ref_length"].reason
     # Papineni's Example 2: seven "the"s, clipped to the two of the first reference.
