@@ -12,9 +12,11 @@ per-n-gram work inside C, and with less of it:
   the matches are simply the hypothesis n-grams found in at least one
   reference: one set difference, with the references streamed through it,
   never counted;
-- otherwise, as in the lesson, the count of each hypothesis n-gram is clipped
-  by its maximum count in a reference, with ``map(max, ...)`` and
-  ``map(min, ...)`` over Counter lookups instead of Python loops;
+- otherwise the same holds for the n-grams the hypothesis has once, and only
+  its repeated n-grams are clipped, as in the lesson, by their largest count
+  in one reference (``list.count``);
+- each sentence's shifted slices (``tokens[k:]``) are made once and zipped
+  for every order;
 - corpus totals are kept as plain integer lists, not summed ``BleuStats``.
 
 It skips input checks; callers check first (``corpus_bleu`` does).
@@ -22,7 +24,6 @@ It skips input checks; callers check first (``corpus_bleu`` does).
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 
 from .ngrams import Token
 from .sentence import BleuStats
@@ -68,29 +69,45 @@ def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequenc
         length = len(hypothesis)
         hyp_len += length
         ref_len += min((len(r) for r in references), key=lambda r: (abs(r - length), r))
+        hyp_shifts = _shifts(hypothesis, max_n)
+        ref_shifts = [_shifts(r, max_n) for r in references]
         for i in range(max_n):
             n, total = i + 1, length - i
             if total <= 0:
                 too_short[i] += 1
                 continue
             totals[i] += total
-            distinct = set(_ngrams_of_order(hypothesis, n))
+            distinct = set(_ngrams(hyp_shifts, n))
             if len(distinct) == total:
-                unmatched = distinct.difference(*(_ngrams_of_order(r, n) for r in references))
+                unmatched = distinct.difference(*(_ngrams(shifts, n) for shifts in ref_shifts))
                 matches[i] += total - len(unmatched)
             else:
-                matches[i] += _clipped_matches(references, Counter(_ngrams_of_order(hypothesis, n)), n)
+                hyp_counts = Counter(_ngrams(hyp_shifts, n))
+                matches[i] += _clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
     return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals), tuple(too_short))
 
 
-def _clipped_matches(references: Sequence[Sequence[Token]], hyp_counts: Counter, n: int) -> int:
-    """Sum over hypothesis n-grams of min(count, its maximum count in one reference)."""
-    ref_counts = (Counter(_ngrams_of_order(r, n)) for r in references)
-    per_reference = [map(counts.get, hyp_counts, repeat(0)) for counts in ref_counts]
-    allowed = per_reference[0] if len(per_reference) == 1 else map(max, *per_reference)
-    return sum(map(min, hyp_counts.values(), allowed))
+def _clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
+    """Sum over hypothesis n-grams of min(count, its largest count in one reference).
+
+    An n-gram the hypothesis has once counts if any reference has it (a set
+    difference, as above); only the few repeated ones are counted in the
+    references, with ``list.count``.
+
+    >>> _clipped_matches(Counter("the the the cat".split()), ["the cat the".split(), "a cat".split()])
+    3
+    """
+    repeated = {ngram: count for ngram, count in hyp_counts.items() if count > 1}
+    once = hyp_counts.keys() - repeated.keys()
+    found = len(once) - len(once.difference(*ref_ngrams))
+    return found + sum(min(count, max(ngrams.count(ngram) for ngrams in ref_ngrams)) for ngram, count in repeated.items())
 
 
-def _ngrams_of_order(tokens: Sequence[Token], n: int) -> Iterable:
-    """The n-grams of ``tokens`` as tuples, or the tokens themselves for n = 1."""
-    return tokens if n == 1 else zip(*[tokens[k:] for k in range(n)])
+def _shifts(tokens: Sequence[Token], max_n: int) -> list[Sequence[Token]]:
+    """``tokens``, ``tokens[1:]``, ..., ``tokens[max_n - 1:]``: zipping the first n gives the n-grams."""
+    return [tokens[k:] for k in range(max_n)]
+
+
+def _ngrams(shifts: list[Sequence[Token]], n: int) -> Iterable:
+    """The n-grams as tuples from ``_shifts``, or the tokens themselves for n = 1."""
+    return shifts[0] if n == 1 else zip(*shifts[:n])
