@@ -89,7 +89,9 @@ def _window_stats(shard_stats: Callable[[Shard], BleuStats], window: list[tuple[
     ]
     # The multiprocessing scheduler itself: asked for by its name, "processes",
     # Dask would first import dask.distributed (30 MB) to look for a cluster.
-    return dask.compute(*tasks, scheduler=dask.multiprocessing.get, pool=pool)
+    # chunksize=1: by default it sends up to 6 tasks to a process at once, so a
+    # window of 4 shards would all go to one worker.
+    return dask.compute(*tasks, scheduler=dask.multiprocessing.get, pool=pool, chunksize=1)
 
 
 def segment_tokens(
