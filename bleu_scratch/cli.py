@@ -8,8 +8,9 @@ same tokens with the same options, printed as sacrebleu prints its scores:
 
     BLEU = 23.17 53.8/29.6/17.6/10.3 (BP = 1.000 ratio = 1.074 hyp_len = 1989 ref_len = 1852)
 
-The four figures after the score are the pooled modified precisions in
-percent, with NLTK's denominators (a segment shorter than n counts one n-gram).
+The figures after the score are the pooled modified precisions in percent,
+one per order, with NLTK's denominators (a segment shorter than n counts as
+one n-gram of order n).
 
 The files are streamed, shard by shard: memory stays flat however long they
 are, and with ``--jobs N`` the shards are scored on N processes
@@ -52,9 +53,11 @@ class InputError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return the exit status (0, or 2 for bad input).
+    """Run the command; return the exit status: 0, or 2 for bad input files.
 
-    >>> main(["../data/wmt15-enru-100/google.ru"])
+    Bad options stop in argparse, with a usage message and status 2 too:
+
+    >>> main(["hypothesis.txt"])  # no reference file
     Traceback (most recent call last):
     ...
     SystemExit: 2
