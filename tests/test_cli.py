@@ -9,6 +9,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import sacrebleu
@@ -124,7 +125,7 @@ def test_jobs_give_the_same_output(capsys, wmt15, monkeypatch):
 
 def test_crlf_line_endings_score_like_lf(capsys, tmp_path, wmt15):
     for name in ["google.ru", "ref.ru"]:
-        (tmp_path / name).write_bytes(open(wmt15[name], "rb").read().replace(b"\n", b"\r\n"))
+        (tmp_path / name).write_bytes(Path(wmt15[name]).read_bytes().replace(b"\n", b"\r\n"))
     assert run_main(capsys, str(tmp_path / "google.ru"), str(tmp_path / "ref.ru"), "--tokenize", "13a") == run_main(
         capsys, wmt15["google.ru"], wmt15["ref.ru"], "--tokenize", "13a"
     )
