@@ -6,16 +6,22 @@ characters) or crashes on them with an error that does not name the cause
 sequence``). These checks turn each mistake into a ``TypeError`` or
 ``ValueError`` that says what is wrong and how to fix it. The README lists
 every case.
+
+Each check returns its input ready for the lesson code: lists and tuples
+unchanged, other collections NLTK accepts (a numpy array of tokens, a deque,
+a set of references) copied into a list, so the lessons can slice them.
 """
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence, Set
+from operator import is_
 from typing import Any
 
 
-def check_tokens(tokens: Any, what: str) -> None:
-    """Raise a clear error unless ``tokens`` is a sequence of hashable tokens.
+def check_tokens(tokens: Any, what: str) -> Sequence:
+    """Return ``tokens`` as a sequence of hashable tokens, or raise a clear error.
 
     >>> check_tokens(["the", "cat"], "hypothesis")
+    ['the', 'cat']
     >>> check_tokens("the cat", "hypothesis")
     Traceback (most recent call last):
     ...
@@ -27,11 +33,7 @@ def check_tokens(tokens: Any, what: str) -> None:
             f"list of tokens; split it first, e.g. {_short(tokens)}.split() -> "
             f"{_short(tokens.split())}"
         )
-    if not isinstance(tokens, Sequence):
-        raise TypeError(
-            f"{what} must be a list of tokens, got {type(tokens).__name__} "
-            f"({_short(tokens)}); convert it with list(...)"
-        )
+    tokens = _as_sequence(tokens, what, "a list of tokens")
     try:
         set(tokens)
     except TypeError:
@@ -41,86 +43,156 @@ def check_tokens(tokens: Any, what: str) -> None:
             f"({_short(bad)}); tokens must be hashable (usually str). If this is a "
             f"list of sentences, score it with corpus_bleu, not sentence_bleu"
         ) from None
+    return tokens
 
 
-def check_references(references: Any, what: str = "references") -> None:
-    """Raise a clear error unless ``references`` is a non-empty list of token lists.
+def check_references(references: Any, what: str = "references", allow_iterator: bool = False) -> Sequence:
+    """Return ``references`` as a non-empty sequence of token sequences, or raise a clear error.
 
     ``[[]]`` (one empty reference) is valid; ``[]`` (no reference) is not.
+    ``allow_iterator`` reads an iterator into a list first: the functions
+    that read the references once (``modified_precision``,
+    ``closest_ref_length``) accept one, as NLTK's do.
 
     >>> check_references([["the", "cat"], []])
+    [['the', 'cat'], []]
+    >>> check_references(iter([["a", "b"], ["c"]]), allow_iterator=True)
+    [['a', 'b'], ['c']]
     >>> check_references(["the", "cat"])
     Traceback (most recent call last):
     ...
     TypeError: references[0] is a str ('the'), but each reference must be a list of tokens. It looks like one reference was passed unwrapped: pass [reference] (a list of references), not reference
     """
-    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+    if isinstance(references, (str, bytes)):
         raise TypeError(
-            f"{what} must be a list of references, each a list of tokens, got "
-            f"{type(references).__name__} ({_short(references)})"
+            f"{what} is a {type(references).__name__} ({_short(references)}), but it must be a "
+            f"list of references, each a list of tokens: pass [reference.split()]"
         )
+    if allow_iterator and isinstance(references, Iterator):
+        references = list(references)
+    references = _as_sequence(references, what, "a list of references, each a list of tokens", sets=True)
     if len(references) == 0:
         raise ValueError(
             f"{what} is empty: a hypothesis needs at least one reference. "
             f"Give [reference_tokens]; [[]] means one empty reference"
         )
-    for i, reference in enumerate(references):
-        if isinstance(reference, str):
-            if " " in reference.strip():
-                fix = "split each reference into tokens first, e.g. reference.split()"
-            else:
-                fix = (
-                    "It looks like one reference was passed unwrapped: pass "
-                    "[reference] (a list of references), not reference"
-                )
-            raise TypeError(
-                f"{what}[{i}] is a str ({_short(reference)}), but each reference "
-                f"must be a list of tokens. {fix}"
-            )
-        check_tokens(reference, f"{what}[{i}]")
+    checked = [_check_reference(reference, f"{what}[{i}]") for i, reference in enumerate(references)]
+    return references if all(map(is_, checked, references)) else checked
 
 
-def reference_list(references: Any, what: str = "references") -> Sequence:
-    """Check ``references`` and return it, reading an iterator into a list first.
-
-    Functions that read the references once (``modified_precision``,
-    ``closest_ref_length``) accept an iterator, as NLTK's do.
-
-    >>> reference_list(iter([["a", "b"], ["c"]]))
-    [['a', 'b'], ['c']]
-    """
-    if isinstance(references, Iterator):
-        references = list(references)
-    check_references(references, what)
-    return references
-
-
-def check_corpus(list_of_references: Any, hypotheses: Any) -> None:
-    """Raise a clear error unless the corpus is non-empty, aligned and well formed.
+def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Sequence]:
+    """Return the corpus ready to score, or raise a clear error unless it is non-empty, aligned and well formed.
 
     >>> check_corpus([[["a", "b"]]], [["a", "b"]])
+    ([[['a', 'b']]], [['a', 'b']])
     >>> check_corpus([[["a"]], [["b"]]], [["a"]])
     Traceback (most recent call last):
     ...
     ValueError: there are 1 hypotheses but 2 reference lists; corpus_bleu needs exactly one list of references per hypothesis
     """
-    for name, value in (("list_of_references", list_of_references), ("hypotheses", hypotheses)):
-        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-            raise TypeError(f"{name} must be a list, got {type(value).__name__}")
+    if isinstance(hypotheses, (str, bytes)):
+        raise TypeError(
+            f"hypotheses is a {type(hypotheses).__name__} ({_short(hypotheses)}), but corpus_bleu "
+            f"needs a list of hypotheses, each a list of tokens: pass [line.split() for line in lines], "
+            f"or use sentence_bleu for one sentence"
+        )
+    if isinstance(list_of_references, (str, bytes)):
+        raise TypeError(
+            f"list_of_references is a {type(list_of_references).__name__}, but corpus_bleu needs one "
+            f"list of references per hypothesis: pass [[reference.split()] for reference in lines]"
+        )
+    hypotheses = _as_sequence(hypotheses, "hypotheses", "a list of hypotheses")
+    list_of_references = _as_sequence(list_of_references, "list_of_references", "a list of reference lists")
     if len(hypotheses) != len(list_of_references):
+        unwrapped = (
+            " (hypotheses looks like one hypothesis's tokens: pass [hypothesis])"
+            if hypotheses and all(map(_looks_like_a_token, hypotheses))
+            else ""
+        )
         raise ValueError(
             f"there are {len(hypotheses)} hypotheses but {len(list_of_references)} "
             f"reference lists; corpus_bleu needs exactly one list of references per "
-            f"hypothesis"
+            f"hypothesis{unwrapped}"
         )
     if len(hypotheses) == 0:
         raise ValueError(
             "the corpus is empty (no hypotheses): there is nothing to score; "
             "pass at least one hypothesis with its references"
         )
-    for i, (references, hypothesis) in enumerate(zip(list_of_references, hypotheses)):
-        check_tokens(hypothesis, f"hypotheses[{i}]")
-        check_references(references, f"list_of_references[{i}]")
+    checked_hypotheses = [_check_hypothesis(h, f"hypotheses[{i}]") for i, h in enumerate(hypotheses)]
+    checked_references = [
+        check_references(references, f"list_of_references[{i}]") for i, references in enumerate(list_of_references)
+    ]
+    # Keep the caller's lists where nothing had to be copied, as NLTK reads them.
+    if all(map(is_, checked_hypotheses, hypotheses)):
+        checked_hypotheses = hypotheses
+    if all(map(is_, checked_references, list_of_references)):
+        checked_references = list_of_references
+    return checked_references, checked_hypotheses
+
+
+def check_order(n: Any) -> None:
+    """Raise a clear error unless ``n`` is a positive n-gram order.
+
+    >>> check_order(2)
+    >>> check_order(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got 0
+    """
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+
+
+def _check_reference(reference: Any, what: str) -> Sequence:
+    # A token where a reference belongs: the references are one reference's tokens.
+    if _looks_like_a_token(reference):
+        raise TypeError(
+            f"{what} is {_a(reference)} ({_short(reference)}), but each reference "
+            f"must be a list of tokens. It looks like one reference was passed unwrapped: pass "
+            f"[reference] (a list of references), not reference"
+        )
+    if isinstance(reference, str):
+        raise TypeError(
+            f"{what} is a str ({_short(reference)}), but each reference must be a list of tokens. "
+            f"Split each reference into tokens first, e.g. reference.split()"
+        )
+    return check_tokens(reference, what)
+
+
+def _check_hypothesis(hypothesis: Any, what: str) -> Sequence:
+    # A token where a hypothesis belongs: hypotheses is one hypothesis's tokens.
+    if _looks_like_a_token(hypothesis):
+        raise TypeError(
+            f"{what} is {_a(hypothesis)} ({_short(hypothesis)}), but each hypothesis "
+            f"must be a list of tokens. It looks like one hypothesis was passed unwrapped: pass "
+            f"[hypothesis] (a list of hypotheses), or use sentence_bleu for one sentence"
+        )
+    return check_tokens(hypothesis, what)
+
+
+def _as_sequence(value: Any, what: str, expected: str, sets: bool = False) -> Sequence:
+    """A list or tuple as it is; another ordered collection (numpy array, deque) as a list."""
+    if isinstance(value, (list, tuple)):
+        return value
+    if isinstance(value, Mapping) or (isinstance(value, Set) and not sets):
+        raise TypeError(
+            f"{what} is {_a(value)}, which has no order (or no repeats), but BLEU "
+            f"needs {expected} in order; pass a list"
+        )
+    if isinstance(value, Iterator) or not isinstance(value, Collection):
+        raise TypeError(
+            f"{what} must be {expected}, got {type(value).__name__} ({_short(value)}); "
+            f"convert it with list(...)"
+        )
+    return list(value)
+
+
+def _looks_like_a_token(value: Any) -> bool:
+    """A one-word str, or anything that is no collection of tokens (an int)."""
+    if isinstance(value, str):
+        return bool(value.strip()) and " " not in value.strip()
+    return not isinstance(value, (Collection, Iterator))
 
 
 def _hashable(value: Any) -> bool:
@@ -131,6 +203,12 @@ def _hashable(value: Any) -> bool:
     return True
 
 
+def _a(value: Any) -> str:
+    """'a str', 'an int': the type of ``value`` with its article."""
+    name = type(value).__name__
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
 def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 4] + "...]"
+    return text if len(text) <= limit else text[: limit - 4] + "..." + text[-1]

@@ -23,7 +23,7 @@ def corpus_stats(
     >>> corpus_stats(refs, hyps, max_n=2)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    check_corpus(list_of_references, hypotheses)
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     ### BEGIN SOLUTION
     pairs = zip(list_of_references, hypotheses)
     return sum((sentence_stats(refs, hyp, max_n) for refs, hyp in pairs), BleuStats.zero(max_n))
@@ -49,7 +49,7 @@ def corpus_bleu(
     >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
     0.8825
     """
-    check_corpus(list_of_references, hypotheses)
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     ### BEGIN SOLUTION
     # The same statistics as corpus_stats, counted faster (tests check they are equal).
     stats = fast_corpus_stats(list_of_references, hypotheses, max_n_of(weights))

@@ -137,7 +137,7 @@ def parallel_corpus_stats(
     >>> parallel_corpus_stats(refs, hyps, max_n=2, jobs=1, shard_size=1)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    check_corpus(list_of_references, hypotheses)
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     ### BEGIN SOLUTION
     stream = shards(zip(list_of_references, hypotheses), shard_size)
     return sum_shard_stats(partial(fast_stats_of_pairs, max_n=max_n), stream, max_n, jobs)

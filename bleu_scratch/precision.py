@@ -9,7 +9,7 @@ import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .checks import check_tokens, reference_list
+from .checks import check_order, check_references, check_tokens
 from .clipping import clipped_counts, max_reference_counts
 from .ngrams import Token, count_ngrams
 
@@ -22,8 +22,8 @@ class Precision(Fraction):
     ``Fraction(..., _normalize=False)`` does.
 
     >>> p = Precision(2, 4)
-    >>> p.numerator, p.denominator, float(p), str(p)
-    (2, 4, 0.5, '2/4')
+    >>> p.numerator, p.denominator, float(p), str(p), str(Precision(3, 1))
+    (2, 4, 0.5, '2/4', '3')
     >>> p == Fraction(1, 2) == Precision(1, 2) and Fraction(1, 2) == p
     True
     """
@@ -50,11 +50,25 @@ class Precision(Fraction):
 
     __hash__ = Fraction.__hash__
 
+    def as_integer_ratio(self) -> tuple[int, int]:
+        return self._raw
+
+    # Fraction rebuilds copies and pickles from its reduced parts; keep the raw ones.
+    def __reduce__(self) -> tuple:
+        return (type(self), self._raw)
+
+    def __copy__(self) -> "Precision":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Precision":
+        return self
+
     def __repr__(self) -> str:
         return f"Precision({self._raw[0]}, {self._raw[1]})"
 
     def __str__(self) -> str:
-        return f"{self._raw[0]}/{self._raw[1]}"
+        # Like Fraction (and NLTK's), a denominator of 1 is not shown: 0/1 prints as 0.
+        return str(self._raw[0]) if self._raw[1] == 1 else f"{self._raw[0]}/{self._raw[1]}"
 
 
 def modified_precision(
@@ -74,8 +88,9 @@ def modified_precision(
     >>> modified_precision(references, hypothesis, 2)
     Precision(0, 6)
     """
-    check_tokens(hypothesis, "hypothesis")
-    references = reference_list(references)
+    check_order(n)
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    references = check_references(references, allow_iterator=True)
     ### BEGIN SOLUTION
     counts = count_ngrams(hypothesis, n)
     clipped = clipped_counts(counts, max_reference_counts(references, n))

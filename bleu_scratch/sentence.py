@@ -74,8 +74,8 @@ def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[T
     >>> sentence_stats(["the cat is on the mat".split()], "the the the".split(), max_n=2)
     BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0))
     """
-    check_tokens(hypothesis, "hypothesis")
-    check_references(references)
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    references = check_references(references)
     ### BEGIN SOLUTION
     matches, totals = [], []
     for n in range(1, max_n + 1):
@@ -119,6 +119,22 @@ def max_n_of(weights) -> int:
     if max_n == 0:
         raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
     return max_n
+
+
+def is_default_weights(weight) -> bool:
+    """Whether NLTK's ``auto_reweigh`` would treat ``weight`` as the default weights.
+
+    NLTK tests ``weight == (0.25, 0.25, 0.25, 0.25)``: true for that tuple (or
+    a namedtuple of it), false for a list. For a numpy array the test has no
+    single truth value and NLTK crashes; we answer false, as for a list.
+
+    >>> is_default_weights((0.25, 0.25, 0.25, 0.25)), is_default_weights([0.25, 0.25, 0.25, 0.25])
+    (True, False)
+    """
+    try:
+        return bool(weight == DEFAULT_WEIGHTS)
+    except ValueError:
+        return False
 
 
 def geometric_mean_score(p_n: Sequence, weights: Sequence[float], bp: float) -> float:
@@ -169,8 +185,7 @@ def bleu_from_stats(
 
     scores = []
     for weight in weight_list:
-        # NLTK's auto_reweigh only fires for the default weights given as a tuple.
-        if auto_reweigh and stats.hyp_len < 4 and type(weight) is tuple and weight == DEFAULT_WEIGHTS:
+        if auto_reweigh and stats.hyp_len < 4 and is_default_weights(weight):
             weight = (1 / stats.hyp_len,) * stats.hyp_len
         scores.append(geometric_mean_score(p_n, weight, bp))
     return scores if several else scores[0]
@@ -197,6 +212,9 @@ def sentence_bleu(
     >>> round(sentence_bleu(references, hypothesis, weights=(0.5, 0.5)), 4)
     0.7454
     """
+    # Checked here too, so that smoothing methods 5-7 get the same lists.
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    references = check_references(references)
     stats = sentence_stats(references, hypothesis, max_n_of(weights))
     return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
 

@@ -37,7 +37,7 @@ def shortest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> 
     >>> shortest_ref_length(refs, 8), closest_ref_length(refs, 8)
     (3, 9)
     """
-    check_references(references)
+    references = check_references(references)
     ### BEGIN SOLUTION
     return min(len(reference) for reference in references)
     ### END SOLUTION
@@ -53,7 +53,7 @@ def first_closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int
     >>> first_closest_ref_length(refs, 5), closest_ref_length(refs, 5)
     (6, 4)
     """
-    check_references(references)
+    references = check_references(references)
     ### BEGIN SOLUTION
     ref_lens = [len(reference) for reference in references]
     # min returns the first of equal keys, like numpy.argmin.

@@ -4,6 +4,8 @@ Each test checks the exception type, that the message names what is wrong and
 how to fix it, and (where NLTK does something) what NLTK 3.10.4 does instead.
 """
 
+from collections import deque
+
 import numpy as np
 import pytest
 from nltk.translate import bleu_score as nltk_bleu
@@ -28,8 +30,13 @@ class TestNoReference:
             corpus_bleu([[REF], []], [HYP, HYP])
 
     @pytest.mark.parametrize("function", ["modified_precision", "closest_ref_length"])
-    def test_helpers_with_no_references(self, function):
+    def test_helpers_with_no_references(self, record, function):
         args = ([], HYP, 1) if function == "modified_precision" else ([], 3)
+        # NLTK: modified_precision raises KeyError (but returns 0/1 for a hypothesis
+        # with no n-gram); closest_ref_length: "min() arg is an empty sequence".
+        nltk_error = record(getattr(nltk_bleu, function), *args).error
+        assert nltk_error is (KeyError if function == "modified_precision" else ValueError)
+        assert record(nltk_bleu.modified_precision, [], ["a"], 2).value == 0
         with pytest.raises(ValueError, match="references is empty"):
             getattr(bleu_scratch, function)(*args)
 
@@ -85,9 +92,16 @@ class TestStringsInsteadOfTokens:
         with pytest.raises(TypeError, match=r"hypothesis is a bytes.*split it first"):
             sentence_bleu([REF], b"the cat sat")
 
-    def test_whole_references_argument_str(self):
-        with pytest.raises(TypeError, match=r"references must be a list of references, each a list of tokens, got str"):
+    def test_whole_references_argument_str(self, record):
+        assert record(nltk_bleu.sentence_bleu, "the cat sat on the mat", HYP).error is None
+        with pytest.raises(TypeError, match=r"references is a str.*list of references.*pass \[reference\.split\(\)\]"):
             sentence_bleu("the cat sat on the mat", HYP)
+
+    def test_whole_hypotheses_argument_str(self, record):
+        # NLTK: a bare AssertionError (7 characters against 1 reference list).
+        assert record(nltk_bleu.corpus_bleu, [[REF]], "the cat").error is AssertionError
+        with pytest.raises(TypeError, match=r"hypotheses is a str.*\[line\.split\(\) for line in lines\]"):
+            corpus_bleu([[REF]], "the cat")
 
 
 class TestUnwrappedReference:
@@ -101,6 +115,22 @@ class TestUnwrappedReference:
         assert record(nltk_bleu.corpus_bleu, [REF, REF], [HYP, HYP]).error is None
         with pytest.raises(TypeError, match=r"list_of_references\[0\]\[0\] is a str.*passed unwrapped: pass \[reference\]"):
             corpus_bleu([REF, REF], [HYP, HYP])
+
+
+    def test_reference_of_int_tokens(self, record):
+        # A token that is no str: the message still says to wrap, not to convert.
+        assert record(nltk_bleu.sentence_bleu, [1, 2, 3], [1, 2, 3]).error is TypeError
+        with pytest.raises(TypeError, match=r"references\[0\] is an int \(1\).*passed unwrapped: pass \[reference\]"):
+            sentence_bleu([1, 2, 3], [1, 2, 3])
+
+    def test_corpus_hypothesis(self, record):
+        # NLTK: a bare AssertionError when the lengths differ, characters scored when they agree.
+        assert record(nltk_bleu.corpus_bleu, [[REF]], ["the"]).error is None
+        with pytest.raises(TypeError, match=r"hypotheses\[0\] is a str \('the'\).*passed unwrapped: pass \[hypothesis\]"):
+            corpus_bleu([[REF]], ["the"])
+        assert record(nltk_bleu.corpus_bleu, [[REF]], HYP).error is AssertionError
+        with pytest.raises(ValueError, match=r"3 hypotheses but 1 reference lists.*pass \[hypothesis\]"):
+            corpus_bleu([[REF]], HYP)
 
 
 class TestUnhashableTokens:
@@ -120,6 +150,50 @@ class TestUnhashableTokens:
 def test_not_a_sequence():
     with pytest.raises(TypeError, match=r"hypothesis must be a list of tokens, got generator.*list\(\.\.\.\)"):
         sentence_bleu([REF], (token for token in HYP))
+    with pytest.raises(TypeError, match=r"list_of_references must be a list of reference lists, got generator.*list\(\.\.\.\)"):
+        corpus_bleu((refs for refs in [[REF]]), [HYP])
+
+
+def test_a_set_of_tokens_has_no_order(record):
+    # NLTK scores the set in its iteration order, which differs between runs for str tokens.
+    assert record(nltk_bleu.sentence_bleu, [REF], set(HYP)).error is None
+    with pytest.raises(TypeError, match=r"hypothesis is a set, which has no order.*pass a list"):
+        sentence_bleu([REF], set(HYP))
+    with pytest.raises(TypeError, match=r"references\[0\] is a set, which has no order"):
+        sentence_bleu([set(REF)], HYP)
+
+
+@pytest.mark.parametrize("n", [0, -1])
+def test_order_below_one(record, n):
+    # NLTK: n=0 gives a meaningless 7/7-style value, n=-1 a ValueError from islice.
+    assert record(nltk_bleu.modified_precision, [REF], HYP, n).error is (None if n == 0 else ValueError)
+    with pytest.raises(ValueError, match=rf"n is the n-gram order and must be 1 or more.*got {n}"):
+        modified_precision([REF], HYP, n)
+
+
+@pytest.mark.parametrize(
+    "references, hypothesis",
+    [
+        ([REF], np.array(HYP)),
+        (np.array([REF]), HYP),
+        ([np.array(REF)], HYP),
+        ([REF], deque(HYP)),
+        ({tuple(REF), tuple(HYP)}, HYP),
+        ([REF, HYP], tuple(HYP)),
+    ],
+    ids=["numpy hypothesis", "numpy references", "numpy reference", "deque hypothesis", "set of references", "tuple"],
+)
+def test_other_collections_score_as_in_nltk(same_as_nltk, references, hypothesis):
+    # Not mistakes: NLTK scores any ordered collection of tokens, and a set of references.
+    for method in ("method0", "method5", "method6"):
+        ours, theirs = getattr(bleu_scratch.SmoothingFunction(), method), getattr(nltk_bleu.SmoothingFunction(), method)
+        same_as_nltk(
+            lambda: sentence_bleu(references, hypothesis, smoothing_function=ours),
+            lambda: nltk_bleu.sentence_bleu(references, hypothesis, smoothing_function=theirs),
+        )
+    same_as_nltk(corpus_bleu, nltk_bleu.corpus_bleu, [references, references], [hypothesis, hypothesis])
+    same_as_nltk(modified_precision, nltk_bleu.modified_precision, references, hypothesis, 2)
+    same_as_nltk(closest_ref_length, nltk_bleu.closest_ref_length, references, 4)
 
 
 @pytest.mark.parametrize("weights", [(), []])

@@ -1,6 +1,8 @@
 """Lesson 03: modified n-gram precision, against the BLEU paper and NLTK."""
 
+import copy
 import json
+import pickle
 import re
 from fractions import Fraction
 
@@ -116,6 +118,19 @@ class TestPrecisionType:
 
     def test_repr_shows_raw_counts(self):
         assert repr(Precision(2, 4)) == "Precision(2, 4)"
+
+    @pytest.mark.parametrize("raw", [(2, 4), (0, 1), (3, 1), (0, 5)])
+    def test_str_and_ratio_like_nltk_fraction(self, raw):
+        # Fraction prints a denominator of 1 as a whole number: 3/1 is "3", 0/1 is "0".
+        assert str(Precision(*raw)) == str(NltkFraction(*raw, _normalize=False))
+        assert Precision(*raw).as_integer_ratio() == NltkFraction(*raw, _normalize=False).as_integer_ratio() == raw
+
+    def test_copies_and_pickles_keep_raw_counts(self):
+        # Fraction rebuilds copies from reduced parts; a precision sent to another
+        # process (pickled) must still add up as 2/4, not 1/2.
+        for copied in (copy.copy(Precision(2, 4)), copy.deepcopy(Precision(2, 4)), pickle.loads(pickle.dumps(Precision(2, 4)))):
+            assert type(copied) is Precision
+            assert (copied.numerator, copied.denominator) == (2, 4)
 
 
 def _published_tokenize(text: str, rule: str) -> list[str]:

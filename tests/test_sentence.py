@@ -1,5 +1,6 @@
 """Lesson 05: sentence statistics and the sentence score."""
 
+import collections
 import json
 import math
 import sys
@@ -155,6 +156,13 @@ def test_auto_reweigh_by_hand(same_as_nltk):
 def test_auto_reweigh_equals_nltk(same_as_nltk, weights, hypothesis):
     # Only the tuple (0.25, 0.25, 0.25, 0.25) is reweighed; a list of the same floats is not.
     same_as_nltk(sentence_bleu, nltk_sentence_bleu, [["a", "b", "c", "d", "e"]], hypothesis, weights, None, True)
+
+
+def test_auto_reweigh_takes_a_namedtuple_of_the_default_weights_like_nltk(same_as_nltk):
+    # NLTK compares with ==, so a tuple subclass of the default weights is reweighed too.
+    weights = collections.namedtuple("Weights", "w1 w2 w3 w4")(0.25, 0.25, 0.25, 0.25)
+    outcome = same_as_nltk(sentence_bleu, nltk_sentence_bleu, [["a", "b", "c"]], ["a", "b"], weights, None, True)
+    assert outcome.value == math.exp(1 - 3 / 2)  # p_1 = p_2 = 1, reweighed to (1/2, 1/2)
 
 
 @pytest.mark.parametrize("weights", [[(0.5, 0.5)], ((0.5, 0.5),), [[0.5, 0.5]]])
