@@ -30,13 +30,16 @@ def closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> i
 
 
 def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
-    """``exp(1 - r/c)`` for a hypothesis of length c shorter than r, else 1.
+    """``exp(1 - r/c)`` for a hypothesis of length c up to r, else 1.
 
-    Returns the int 1 when there is no penalty and the int 0 for an empty
-    hypothesis, as NLTK does.
+    The types follow NLTK: the int 1 for a hypothesis longer than r, the
+    float ``exp(0) = 1.0`` for one exactly as long, and the int 0 for an
+    empty hypothesis.
 
     >>> brevity_penalty(10, 12)
     1
+    >>> brevity_penalty(10, 10)
+    1.0
     >>> brevity_penalty(10, 5)  # exp(1 - 10/5) = exp(-1)
     0.36787944117144233
     >>> brevity_penalty(10, 0)
