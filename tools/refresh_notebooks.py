@@ -7,8 +7,9 @@ Run it after changing the package: lessons print the package's source with
     python tools/refresh_notebooks.py notebooks/03_modified_precision.ipynb
 
 Each notebook runs top to bottom in its own folder (as nbval runs it), so
-execution counts are 1..N. Cell timestamps that nbclient records are dropped:
-they change on every run and would make every refresh a diff.
+execution counts are 1..N. Cell timestamps that nbclient records are dropped
+and printed chunks joined: both change from run to run and would make every
+refresh a diff.
 """
 
 import sys
@@ -25,7 +26,25 @@ def refresh(path: Path) -> None:
     NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = coalesce_streams(cell.outputs)
     nbformat.write(notebook, path)
+
+
+def coalesce_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks into one output.
+
+    How a cell's printing is split into chunks depends on timing, so without
+    this the same run can store different chunks (nbval joins them anyway).
+    """
+    joined = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if output.output_type == "stream" and previous and previous.output_type == "stream" and previous.name == output.name:
+            previous.text += output.text
+        else:
+            joined.append(output)
+    return joined
 
 
 def main(argv: list[str]) -> None:

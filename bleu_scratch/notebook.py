@@ -1,0 +1,101 @@
+"""Small helpers the lesson notebooks share, kept here so that no notebook keeps its own copy.
+
+Nothing here computes BLEU: the notebooks use it to show tables, catch NLTK's
+warnings and read the data files.
+"""
+
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+_previewed: set[str] = set()
+
+
+def with_warnings(function: Callable, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    """Call ``function``; return its value and the first line of each warning it gave.
+
+    NLTK's warning text contains a file path and Python shows it once per
+    session, so a notebook that let it through would not show the same output
+    on every run. Catching every warning and printing its first line does.
+
+    >>> from bleu_scratch import sentence_bleu
+    >>> with_warnings(sentence_bleu, [["a", "b"]], ["a", "b"], weights=(0.5, 0.5))
+    (1.0, [])
+    >>> score, caught = with_warnings(sentence_bleu, [["a", "b"]], ["b", "a"], weights=(0.5, 0.5))
+    >>> caught
+    ['The hypothesis contains 0 counts of 2-gram overlaps.']
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = function(*args, **kwargs)
+    return value, [str(w.message).strip().splitlines()[0] for w in caught]
+
+
+def quietly(function: Callable, *args: Any, **kwargs: Any) -> Any:
+    """Call ``function`` with its warnings silenced, where a lesson has already shown them.
+
+    >>> from bleu_scratch import sentence_bleu
+    >>> quietly(sentence_bleu, [["a", "b"]], ["b", "a"], weights=(0.5, 0.5)) < 1e-100
+    True
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def print_table(headers: Sequence, rows: Sequence[Sequence]) -> None:
+    """Print rows as an aligned text table, in one print call (one block of output).
+
+    >>> print_table(["n", "p_n"], [[1, "17/18"], [2, "10/17"]])
+    n  p_n
+    -  -----
+    1  17/18
+    2  10/17
+    """
+    cells = [[str(cell) for cell in row] for row in [headers, *rows]]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    print("\n".join(lines))
+
+
+def read_lines(path: str | Path) -> list[str]:
+    """The lines of a UTF-8 text file, without their line ends.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "hyp.txt").write_text("a b\\nc", encoding="utf-8")
+    ...     read_lines(Path(folder) / "hyp.txt")
+    ['a b', 'c']
+    """
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "NLTK's answer is shown") -> Callable:
+    """``ours``, a function of a later lesson; ``stand_in``'s answer while it is still an exercise.
+
+    In the student edition a lesson function raises ``NotImplementedError``
+    until the student writes it. An early notebook that previews it then shows
+    the stand-in's value (NLTK's, usually) and says so, once per function.
+
+    >>> def ngrams(tokens, n):
+    ...     raise NotImplementedError()
+    >>> preview = until_written(ngrams, lambda tokens, n: [tuple(tokens)], "01")
+    >>> preview(["a"], 1)
+    (bleu_scratch.ngrams is lesson 01's exercise: NLTK's answer is shown until you write it)
+    [('a',)]
+    >>> preview(["b"], 1)
+    [('b',)]
+    """
+
+    def preview(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return ours(*args, **kwargs)
+        except NotImplementedError:
+            if ours.__name__ not in _previewed:
+                _previewed.add(ours.__name__)
+                print(f"(bleu_scratch.{ours.__name__} is lesson {lesson}'s exercise: {what} until you write it)")
+            return stand_in(*args, **kwargs)
+
+    return preview
