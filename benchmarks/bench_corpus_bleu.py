@@ -4,25 +4,34 @@
     python benchmarks/bench_corpus_bleu.py --segments 10000 --repeats 5
 
 The corpus is bleu_scratch.parallel.synthetic_corpus (seeded, Zipfian words,
-segments of about 25 tokens). Each repeat runs the three implementations one
-after the other (so a busy machine slows all three alike) and the table gives
-the median. Before timing, the script checks that the results agree:
+segments of about 25 tokens). NLTK's corpus_bleu takes tokens and sacrebleu's
+takes lines of text, so bleu_scratch is timed both ways:
 
-- bleu_scratch.corpus_bleu == nltk corpus_bleu, exactly;
+- "tokens": bleu_scratch.corpus_bleu and NLTK's on the same token lists;
+- "text": sacrebleu.corpus_bleu(tokenize="none") on the lines, and
+  bleu_scratch.corpus_bleu on the same lines split on whitespace inside the
+  timed call, as sacrebleu splits them. Compare sacrebleu with this row.
+
+Each repeat runs every implementation once, in an order rotated by one place
+per repeat (so none always runs first, or always after the same one), after a
+garbage collection; a busy machine slows them all alike. The table gives the
+median. Before timing, the script checks that the results agree:
+
+- bleu_scratch.corpus_bleu == nltk corpus_bleu, exactly, from tokens and from text;
 - sacrebleu's n-gram counts, totals and lengths equal bleu_scratch's
   statistics, and its score equals bleu_scratch.sacre.sacrebleu_from_stats of
   them. sacrebleu's score is not 100 x NLTK's: NLTK counts a segment shorter
   than n as having one n-gram of order n (the denominator is at least 1), and
   sacrebleu smooths with 'exp' by default; the script prints both.
 
-Peak memory is what tracemalloc sees allocated during one call (the corpus,
-built before, is not counted), measured in separate untimed runs because
-tracing slows Python down. Timings include bleu_scratch's input checks, and
-sacrebleu's splitting of the lines into tokens (its input is text; the others
-take tokens).
+The memory column is tracemalloc's peak: the Python objects allocated during
+one call (the corpus, built before, is not counted), not the process's RSS.
+It is measured in separate untimed runs, because tracing slows Python down.
+Timings include bleu_scratch's input checks.
 """
 
 import argparse
+import gc
 import platform
 import statistics
 import sys
@@ -40,21 +49,31 @@ from bleu_scratch.sacre import sacrebleu_from_stats
 
 
 def implementations(list_of_references, hypotheses) -> dict:
-    """name -> a call with no arguments that scores the corpus."""
+    """name -> (the input it takes, a call with no arguments that scores the corpus)."""
     hypothesis_lines = [" ".join(hypothesis) for hypothesis in hypotheses]
     # sacrebleu takes one stream of lines per reference position.
     reference_streams = [[" ".join(refs[k]) for refs in list_of_references] for k in range(len(list_of_references[0]))]
+    reference_lines = list(zip(*reference_streams))  # one tuple of lines per segment
+
+    def bleu_scratch_from_text():
+        # Split as sacrebleu's tokenize="none" does, inside the timed call.
+        return bleu_scratch.corpus_bleu(
+            [[line.split() for line in lines] for lines in reference_lines], [line.split() for line in hypothesis_lines]
+        )
+
     return {
-        "bleu_scratch": lambda: bleu_scratch.corpus_bleu(list_of_references, hypotheses),
-        "NLTK": lambda: nltk_corpus_bleu(list_of_references, hypotheses),
-        "sacrebleu": lambda: sacrebleu.corpus_bleu(hypothesis_lines, reference_streams, tokenize="none"),
+        "bleu_scratch": ("tokens", lambda: bleu_scratch.corpus_bleu(list_of_references, hypotheses)),
+        "NLTK": ("tokens", lambda: nltk_corpus_bleu(list_of_references, hypotheses)),
+        "bleu_scratch from text": ("text", bleu_scratch_from_text),
+        "sacrebleu": ("text", lambda: sacrebleu.corpus_bleu(hypothesis_lines, reference_streams, tokenize="none")),
     }
 
 
 def check_agreement(list_of_references, hypotheses, results: dict) -> str:
-    """Assert the three results agree as they should; describe the comparison."""
+    """Assert the results agree as they should; describe the comparison."""
     ours, theirs, sacre = results["bleu_scratch"], results["NLTK"], results["sacrebleu"]
     assert ours == theirs, f"bleu_scratch {ours!r} != NLTK {theirs!r}"
+    assert results["bleu_scratch from text"] == ours, "splitting the lines did not give the same tokens"
     stats = fast_corpus_stats(list_of_references, hypotheses)
     assert (sacre.counts, sacre.totals) == (list(stats.matches), list(stats.totals))
     assert (sacre.sys_len, sacre.ref_len) == (stats.hyp_len, stats.ref_len)
@@ -66,12 +85,15 @@ def check_agreement(list_of_references, hypotheses, results: dict) -> str:
 
 
 def median_times(calls: dict, repeats: int) -> tuple[dict, dict]:
-    """The median time of each call, and what each returned."""
-    times, results = {name: [] for name in calls}, {}
-    for _ in range(repeats):
-        for name, call in calls.items():
+    """The median time of each call, and what each returned; the order rotates every repeat."""
+    names = list(calls)
+    times, results = {name: [] for name in names}, {}
+    for repeat in range(repeats):
+        shift = repeat % len(names)
+        for name in names[shift:] + names[:shift]:
+            gc.collect()  # no call pays for collecting the previous one's garbage
             start = time.perf_counter()
-            results[name] = call()
+            results[name] = calls[name]()
             times[name].append(time.perf_counter() - start)
     return {name: statistics.median(values) for name, values in times.items()}, results
 
@@ -102,18 +124,23 @@ def main() -> None:
     rows = []
     for references in args.references:
         list_of_references, hypotheses = synthetic_corpus(args.segments, references, seed=args.seed)
-        calls = implementations(list_of_references, hypotheses)
+        implemented = implementations(list_of_references, hypotheses)
+        calls = {name: call for name, (_, call) in implemented.items()}
         times, results = median_times(calls, args.repeats)
         print(f"{references} reference(s): " + check_agreement(list_of_references, hypotheses, results), flush=True)
         memory = {name: None if args.no_memory else peak_memory(call) for name, call in calls.items()}
-        for name in calls:
-            rows.append((references, name, times[name], times["NLTK"] / times[name], times["sacrebleu"] / times[name], memory[name]))
+        for name, (given, _) in implemented.items():
+            ratios = times["NLTK"] / times[name], times["sacrebleu"] / times[name]
+            rows.append((references, name, given, times[name], *ratios, memory[name]))
 
-    print("\n| references | implementation | median time (s) | NLTK time / this | sacrebleu time / this | peak memory (kB) |")
-    print("|---|---|---|---|---|---|")
-    for references, name, seconds, vs_nltk, vs_sacre, memory in rows:
+    print(
+        "\n| references | implementation | input | median time (s) | NLTK time / this | sacrebleu time / this "
+        "| tracemalloc peak (kB, Python allocations) |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for references, name, given, seconds, vs_nltk, vs_sacre, memory in rows:
         kilobytes = "-" if memory is None else f"{memory / 1e3:,.0f}"
-        print(f"| {references} | {name} | {seconds:.2f} | {vs_nltk:.2f} | {vs_sacre:.2f} | {kilobytes} |")
+        print(f"| {references} | {name} | {given} | {seconds:.2f} | {vs_nltk:.2f} | {vs_sacre:.2f} | {kilobytes} |")
     sys.stdout.flush()
 
 

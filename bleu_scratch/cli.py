@@ -17,13 +17,16 @@ are, and with ``--jobs N`` the shards are scored on N processes
 (``parallel.sum_shard_stats``). Because of that, a difference in line counts
 shows only at the end; nothing is printed before every line has been read, so
 bad input never leaves a partial score behind, only a message and exit
-status 2.
+status 2. When the reader of the output stops early (``| head``), the command
+stops quietly with status 141, as ``cat`` or ``seq`` do when SIGPIPE ends them.
 """
 
 import argparse
 import dataclasses
 import json
+import math
 import os
+import re
 import shutil
 import stat
 import sys
@@ -43,9 +46,14 @@ from .tokenize import tokenize_13a, tokenize_punctuation, tokenize_whitespace
 
 # sacrebleu's names: 'none' splits on whitespace only.
 TOKENIZERS = {"none": tokenize_whitespace, "13a": tokenize_13a, "punctuation": tokenize_punctuation}
-SHARD_LINES = 4_000
+# A shard of 1,000 lines is some 30 ms of work: enough to hide Dask's cost per
+# task, while the 2 x jobs shards in flight (and each worker's copy) take only
+# a few MB. With 4,000, --jobs 4 took 35 MB more and was at most 5% faster.
+SHARD_LINES = 1_000
 # A bar appears only once scoring has taken this long (seconds): short runs stay quiet.
 PROGRESS_DELAY = 1.0
+# What a shell reports for a command ended by SIGPIPE (128 + 13), as `cat` is by `| head`.
+BROKEN_PIPE_STATUS = 141
 
 
 class InputError(Exception):
@@ -53,7 +61,7 @@ class InputError(Exception):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return the exit status: 0, or 2 for bad input files.
+    """Run the command; return the exit status: 0, 2 for bad input files, 141 if the output's reader stopped.
 
     Bad options stop in argparse, with a usage message and status 2 too:
 
@@ -63,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     SystemExit: 2
     """
     parser = _parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_weights_attached(sys.argv[1:] if argv is None else argv))
     if args.sentence and args.jobs > 1:
         parser.error("--jobs applies to the corpus score; --sentence scores in one process")
     # Small results stay in memory; a million sentence scores go to disk.
@@ -75,7 +83,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"bleu-scratch: error: {error}", file=sys.stderr)
             return 2
         output.seek(0)
-        shutil.copyfileobj(output, sys.stdout)
+        try:
+            shutil.copyfileobj(output, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader has all it wanted. Point stdout at /dev/null so that
+            # Python's own flush at exit does not fail again with a traceback.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return BROKEN_PIPE_STATUS
     for text in warning_texts:
         print(f"bleu-scratch: warning: {text}", file=sys.stderr)
     return 0
@@ -85,7 +100,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bleu-scratch",
         description="Corpus BLEU of a hypothesis file against reference files, exactly as NLTK's corpus_bleu.",
-        epilog="Exit status: 0 with a score, 2 for bad options or input (then no score is printed).",
+        epilog=(
+            "Exit status: 0 with a score; 2 for bad options or input (then no score is printed); "
+            "141 when the output's reader stops early (e.g. | head)."
+        ),
     )
     parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8)")
     parser.add_argument("references", metavar="REF", nargs="+", help="one or more reference files, aligned with HYP")
@@ -93,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
         "--weights",
         type=_weights,
         default=DEFAULT_WEIGHTS,
-        help="one weight per n-gram order, e.g. '0.5,0.5' or '0.5 0.5' for BLEU-2 (default: 0.25 x 4)",
+        help="one weight per n-gram order, e.g. 0.5,0.5 or '0.5 0.5' for BLEU-2 (default: 0.25,0.25,0.25,0.25)",
     )
     parser.add_argument(
         "--smoothing", type=int, choices=range(8), default=0, metavar="{0..7}",
@@ -114,13 +132,49 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _weights(text: str) -> tuple[float, ...]:
+    """The ``--weights`` option: finite numbers separated by commas or spaces.
+
+    >>> _weights("0.5, 0.5"), _weights("-1 2")
+    ((0.5, 0.5), (-1.0, 2.0))
+    >>> _weights("0.5,,0.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty weight in '0.5,,0.5': give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25
+    """
+    items = re.split(r"\s*,\s*|\s+", text.strip())
+    if "" in items:  # "0.5,,0.5" or "0.5," is a typo, not two weights
+        raise argparse.ArgumentTypeError(
+            f"an empty weight in {text!r}: give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25"
+        )
     try:
-        weights = tuple(float(w) for w in text.replace(",", " ").split())
+        weights = tuple(float(item) for item in items)
     except ValueError:
         raise argparse.ArgumentTypeError(f"weights must be numbers separated by commas or spaces, got {text!r}") from None
-    if not weights:
-        raise argparse.ArgumentTypeError("give one weight per n-gram order, e.g. 0.25,0.25,0.25,0.25")
+    # NLTK scores negative weights too, so they are accepted; a nan or inf
+    # weight gives nan, 0 or an error whatever the files hold.
+    if not all(map(math.isfinite, weights)):
+        raise argparse.ArgumentTypeError(f"weights must be finite numbers, got {text!r}")
     return weights
+
+
+def _weights_attached(argv: Sequence[str]) -> list[str]:
+    """``--weights -1,2`` as ``--weights=-1,2``, which argparse reads as the option's value.
+
+    argparse takes a word that starts with '-' for an option unless it is a
+    single number. NLTK accepts negative weights; -inf is attached too, for
+    ``_weights`` to refuse it with its own message.
+
+    >>> _weights_attached(["h", "r", "--weights", "-1,2", "--json"])
+    ['h', 'r', '--weights=-1,2', '--json']
+    """
+    argv, i = list(argv), 0
+    while i + 1 < len(argv) and argv[i] != "--":
+        word, value = argv[i], argv[i + 1]
+        # argparse accepts any unambiguous prefix of an option, such as --weig.
+        if len(word) > 2 and "--weights".startswith(word) and re.match(r"-([\d.]|inf|nan)", value, re.I):
+            argv[i : i + 2] = [f"{word}={value}"]
+        i += 1
+    return argv
 
 
 def _positive(text: str) -> int:
@@ -143,7 +197,7 @@ def _score_corpus(args: argparse.Namespace, output) -> None:
                     bar.update(files.bytes_read - bar.n)
 
         stats = sum_shard_stats(count_shard, shards_read(), max_n, args.jobs)
-        # Smoothing methods 4-7 read the last segment, as NLTK's corpus_bleu does.
+        # Smoothing methods 5-7 read the last segment, as NLTK's corpus_bleu does.
         last_references, last_hypothesis = _tokens(files.last, args)
     score = _bleu(stats, args, last_references, last_hypothesis)
     output.write(_format(score, stats, args, options=True) + "\n")
@@ -169,7 +223,25 @@ def _bleu(stats: BleuStats, args: argparse.Namespace, references, hypothesis):
     try:
         return bleu_from_stats(stats, args.weights, smoothing, False, references, hypothesis)
     except ValueError as error:  # smoothing method 6 explains what it needs
-        raise InputError(str(error)) from None
+        raise InputError(_in_cli_terms(str(error))) from None
+    except OverflowError:  # as in NLTK: a huge negative weight on a precision below 1
+        weights = ",".join(f"{weight:g}" for weight in args.weights)
+        raise InputError(f"the score overflows a float with --weights {weights}") from None
+
+
+def _in_cli_terms(text: str) -> str:
+    """A message of the package with its Python spellings replaced by the command's options.
+
+    >>> _in_cli_terms("needs 3 orders. Use e.g. weights=(0.25, 0.25, 0.25, 0.25)")
+    'needs 3 orders. Use e.g. --weights 0.25,0.25,0.25,0.25'
+    >>> _in_cli_terms("Use another method, e.g. SmoothingFunction().method1")
+    'Use another method, e.g. --smoothing 1'
+    >>> _in_cli_terms("Consider using lower n-gram order or use SmoothingFunction()")
+    'Consider using lower n-gram order or use --smoothing 1 to 7'
+    """
+    text = re.sub(r"weights=\(([^)]*)\)", lambda match: "--weights " + match.group(1).replace(" ", ""), text)
+    text = re.sub(r"SmoothingFunction\(\)\.method(\d)", r"--smoothing \1", text)
+    return text.replace("SmoothingFunction()", "--smoothing 1 to 7")
 
 
 def _format(score, stats: BleuStats, args: argparse.Namespace, options: bool = False) -> str:
@@ -290,7 +362,7 @@ def _distinct_warnings():
     texts: list[str] = []
 
     def keep(message, category, filename, lineno, file=None, line=None):
-        text = " ".join(str(message).split())
+        text = _in_cli_terms(" ".join(str(message).split()))
         if text not in texts:
             texts.append(text)
 

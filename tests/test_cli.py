@@ -7,6 +7,7 @@ in a subprocess, as a user runs it.
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -212,7 +213,12 @@ def test_bad_input_as_a_module(tmp_path, kind):
     "options, message",
     [
         (["--weights", "0.5,x"], "weights must be numbers"),
-        (["--weights", ","], "one weight per n-gram order"),
+        (["--weights", ","], "an empty weight in ','"),
+        (["--weights", "0.5,,0.5"], "an empty weight in '0.5,,0.5'"),
+        (["--weights", "0.5 0.5,"], "an empty weight"),
+        (["--weights", "nan"], "weights must be finite numbers, got 'nan'"),
+        (["--weights", "0.5,inf"], "weights must be finite numbers"),
+        (["--weights", "-inf,1"], "weights must be finite numbers"),
         (["--smoothing", "8"], "invalid choice"),
         (["--jobs", "0"], "at least 1"),
         (["--sentence", "--jobs", "2"], "--sentence scores in one process"),
@@ -231,3 +237,57 @@ def test_smoothing_method_6_without_trigram_matches_is_an_error_not_a_crash(caps
     ref = write(tmp_path / "ref.txt", b"a b x c d\n")
     status, out, err = run_main(capsys, hyp, ref, "--smoothing", "6")
     assert (status, out) == (2, "") and "trigram" in err
+
+
+@pytest.mark.parametrize("written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]])
+def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wmt15, written):
+    hypotheses = [line.split() for line in lines_of(wmt15["google.ru"])]
+    references = [[line.split()] for line in lines_of(wmt15["ref.ru"])]
+    status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], *written, "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["bleu"] == nltk_corpus_bleu(references, hypotheses, weights=(-1, 2))
+
+
+def test_a_score_that_overflows_is_an_error_not_a_traceback(capsys, wmt15):
+    # NLTK raises OverflowError: the weight times log(precision) is beyond a float.
+    status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--weights", "-1e308,1")
+    assert (status, out) == (2, "")
+    assert err == "bleu-scratch: error: the score overflows a float with --weights -1e+308,1\n"
+
+
+def test_errors_and_warnings_name_the_commands_options_not_python(capsys, tmp_path, wmt15):
+    status, _, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--smoothing", "6", "--weights", "0.5,0.5")
+    assert status == 2
+    assert err.endswith("Use e.g. --weights 0.25,0.25,0.25,0.25\n") and "weights=(" not in err
+    hyp = write(tmp_path / "hyp.txt", b"a b c d\n")
+    ref = write(tmp_path / "ref.txt", b"a b x c d\n")
+    status, _, err = run_main(capsys, hyp, ref, "--smoothing", "6")
+    assert status == 2 and err.endswith("e.g. --smoothing 1\n")
+    # NLTK's zero-overlap warning suggests SmoothingFunction().
+    status, _, err = run_main(capsys, hyp, ref)
+    assert status == 0 and "use --smoothing 1 to 7" in err and "SmoothingFunction" not in err
+
+
+def test_a_closed_output_pipe_ends_with_status_141_in_process(capsys, wmt15, monkeypatch):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone: every write fails with EPIPE
+    with open(write_end, "w") as closed_pipe:
+        monkeypatch.setattr(sys, "stdout", closed_pipe)
+        assert cli.main([wmt15["google.ru"], wmt15["ref.ru"], "--sentence"]) == cli.BROKEN_PIPE_STATUS
+        # stdout now goes to /dev/null, so Python's flush at exit cannot fail again.
+        print("more output", file=closed_pipe, flush=True)
+    assert capsys.readouterr().err == ""
+
+
+def test_head_closing_the_pipe_stops_the_command_quietly(tmp_path):
+    hyp = write(tmp_path / "hyp.txt", b"the cat sat on the mat\n" * 5000)
+    ref = write(tmp_path / "ref.txt", b"the cat sat on a mat\n" * 5000)
+    # 5000 score lines are far more than a pipe holds (64 kB): the command is
+    # still writing, blocked, when the reader closes its end after one line.
+    command = subprocess.Popen(
+        [sys.executable, "-m", "bleu_scratch", hyp, ref, "--sentence"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert command.stdout.readline().startswith(b"BLEU = ")
+    command.stdout.close()
+    err = command.stderr.read()
+    assert (command.wait(timeout=120), err) == (141, b"")

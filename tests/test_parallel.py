@@ -6,12 +6,14 @@ in notebook 10 and benchmarks/, never asserted here.
 
 import os
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
-from bleu_scratch import BleuStats, SmoothingFunction, corpus_bleu, corpus_stats
+from bleu_scratch import BleuStats, SmoothingFunction, classroom, corpus_bleu, corpus_stats, parallel
 from bleu_scratch.parallel import (
     parallel_corpus_bleu,
     parallel_corpus_stats,
@@ -80,6 +82,27 @@ def test_jobs_run_in_other_processes_and_one_job_in_this_one():
     stream = ([os.getpid()] for _ in range(5))
     assert sum_shard_stats(other_process, stream, 1, jobs=2).hyp_len == 5
     assert sum_shard_stats(other_process, ([os.getpid()] for _ in range(5)), 1, jobs=1).hyp_len == 0
+
+
+def dask_imported(shard: list) -> BleuStats:
+    """1 for a shard counted in a process that has imported Dask."""
+    return BleuStats(int("dask" in sys.modules), 0, (0,), (0,), (0,))
+
+
+def test_workers_do_not_import_dask():
+    # Dask's process scheduler sends its own task objects, and each worker
+    # imported Dask to read them: 13 MB more per process.
+    assert sum_shard_stats(dask_imported, ([0] for _ in range(6)), 1, jobs=2).hyp_len == 0
+
+
+def test_the_edition_hides_parallel_corpus_bleu_but_not_what_the_command_uses():
+    """parallel_corpus_bleu's body is lesson 06's corpus_bleu; bleu-scratch --jobs needs the rest."""
+    source = Path(parallel.__file__).read_text(encoding="utf-8")
+    if classroom.BEGIN not in source:
+        pytest.skip("the student edition: its solutions are already stubs")
+    assert classroom.marked_functions(source) == ["parallel_corpus_stats", "parallel_corpus_bleu"]
+    edition, _ = classroom.strip_solutions(source, classroom.CODE_STUB)
+    assert "bleu_from_stats(" not in edition
 
 
 def test_shards_cut_a_stream_lazily():

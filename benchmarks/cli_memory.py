@@ -1,0 +1,118 @@
+"""Peak memory of ``bleu-scratch`` on a large file pair, with each number of processes (Linux only).
+
+    python benchmarks/cli_memory.py                          # 1,000,000 segments, --jobs 1 2 4
+    python benchmarks/cli_memory.py --segments 200000 --jobs 1 2 --dir /tmp/cli
+
+The files are written from bleu_scratch.parallel.synthetic_corpus (about 25
+tokens a segment, one reference; 1,000,000 segments are 117 MB a file, and take
+about 40 s to write) into --dir, or a temporary directory; files already there
+for the same number of segments are reused.
+
+Memory is the peak, over samples every 0.05 s, of the summed RSS of the
+command and all its descendants (the forkserver, the workers, the resource
+tracker), read from /proc. RSS counts a page shared by several processes (the
+Python library, say) once per process, so the sum overstates what the tree
+really holds; PSS, which divides each shared page among its processes, is
+printed too.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bleu_scratch.parallel import synthetic_corpus
+
+COMMAND = [sys.executable, "-m", "bleu_scratch"]
+
+
+def write_corpus(folder: Path, segments: int) -> tuple[Path, Path]:
+    """The hypothesis and reference files of ``segments`` synthetic segments, written 10,000 at a time."""
+    hypothesis, reference = folder / f"hyp-{segments}.txt", folder / f"ref-{segments}.txt"
+    if hypothesis.exists() and reference.exists():
+        return hypothesis, reference
+    with open(hypothesis, "w", encoding="utf-8") as hyp_file, open(reference, "w", encoding="utf-8") as ref_file:
+        for seed, start in enumerate(range(0, segments, 10_000)):
+            list_of_references, hypotheses = synthetic_corpus(min(10_000, segments - start), seed=seed)
+            hyp_file.writelines(" ".join(tokens) + "\n" for tokens in hypotheses)
+            ref_file.writelines(" ".join(refs[0]) + "\n" for refs in list_of_references)
+    return hypothesis, reference
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it.
+
+    >>> descendants(os.getpid())[0] == os.getpid()
+    True
+    """
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+        except OSError:  # it has just ended
+            pass
+    return found
+
+
+def rss_and_pss_kb(pid: int) -> tuple[int, int]:
+    """A process's resident and proportional set sizes in kB (0, 0 once it has ended).
+
+    >>> rss, pss = rss_and_pss_kb(os.getpid()); 0 < pss <= rss
+    True
+    """
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            fields = dict(line.split(":", 1) for line in rollup if line.startswith(("Rss:", "Pss:")))
+    except OSError:
+        return 0, 0
+    return int(fields["Rss"].split()[0]), int(fields["Pss"].split()[0])
+
+
+def peak_memory(argv: list[str]) -> tuple[str, float, int, int, int]:
+    """Run ``argv``; its output, seconds, peak tree RSS and PSS (kB), and the processes at the RSS peak."""
+    start = time.perf_counter()
+    command = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
+    peak_rss = peak_pss = processes = 0
+    while command.poll() is None:
+        pids = descendants(command.pid)
+        sizes = [rss_and_pss_kb(pid) for pid in pids]
+        rss, pss = sum(size[0] for size in sizes), sum(size[1] for size in sizes)
+        if rss > peak_rss:
+            peak_rss, processes = rss, len(pids)
+        peak_pss = max(peak_pss, pss)
+        time.sleep(0.05)
+    output = command.stdout.read().strip()
+    if command.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed with status {command.returncode}")
+    return output, time.perf_counter() - start, peak_rss, peak_pss, processes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--segments", type=int, default=1_000_000)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--dir", type=Path, help="where to write (or find) the files; default: a temporary directory")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as scratch:
+        hypothesis, reference = write_corpus(args.dir or Path(scratch), args.segments)
+        print(f"{args.segments:,} segments, {os.cpu_count()} CPUs; {hypothesis} ({hypothesis.stat().st_size / 1e6:.0f} MB)")
+        rows = []
+        for jobs in args.jobs:
+            output, seconds, rss, pss, processes = peak_memory([*COMMAND, str(hypothesis), str(reference), "--jobs", str(jobs)])
+            print(f"--jobs {jobs}: {output}", flush=True)
+            rows.append(f"| {jobs} | {processes} | {rss / 1024:.0f} | {pss / 1024:.0f} | {seconds:.1f} |")
+    print("\n| --jobs | processes | peak RSS of the tree (MB) | peak PSS (MB) | wall time (s) |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main()
