@@ -3,7 +3,7 @@
 ::
 
     python -m bleu_scratch.classroom release OUT_DIR [--force]
-    python -m bleu_scratch.classroom grade DIR [--json] [--only NAME] [--timeout SECONDS]
+    python -m bleu_scratch.classroom grade DIR [--json] [--only NAME] [--timeout SECONDS] [--memory-mb MB]
     python -m bleu_scratch.classroom tag-nbgrader [NOTEBOOK_DIR]
 
 Solutions are marked the way nbgrader marks them: the lines between a
@@ -20,7 +20,9 @@ separate process, and compares every answer with NLTK 3.10.4's, bit for bit
 and type for type. Each graded function is tested on its own: the other lesson
 functions it may call are replaced by stand-ins built on NLTK, so a function
 earns its points whether or not the earlier exercises are done. A function
-that raises, loops or kills the process loses its own points and no others.
+that raises, loops (each case has ``--timeout`` seconds), runs out of memory
+(``--memory-mb``, where the system can limit it) or kills the process loses
+its own points and no others: grading goes on in a new process.
 
 ``tag-nbgrader`` gives the notebooks the cell metadata nbgrader needs to
 take them as they are: each exercise cell becomes a solution cell and the
@@ -39,7 +41,7 @@ import bisect
 import fnmatch
 import importlib
 import json
-import math
+import linecache
 import os
 import queue
 import re
@@ -63,24 +65,29 @@ END = "### END SOLUTION"
 CODE_STUB = ("# YOUR CODE HERE", "raise NotImplementedError()")  # nbgrader's Python stub
 TEXT_STUB = ("YOUR ANSWER HERE",)  # nbgrader's stub for a Markdown answer
 # Solution lines this long or longer are searched for in the edition; shorter
-# ones ("return 0", "else:") are too common to give anything away.
+# ones ("return 0", "return p_n") are too common to give anything away.
 MIN_LEAK_CHARS = 20
 NLTK_VERSION = "3.10.4"
-DEFAULT_TIMEOUT = 10.0
+DEFAULT_TIMEOUT = 10.0  # seconds per grading case
+DEFAULT_MEMORY_MB = 1024  # a grading process uses about 200 MB of address space
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STUDENT_README = Path(__file__).resolve().parent / "student_README.md"
 # Never part of the edition: version control, caches, build output, CI and
 # speed benchmarks (they need the finished package), the instructor README,
-# which the student README replaces, and that README's template. Nor are the
-# tests that look for solution markers (see _instructor_only): they check the
-# instructor's copy.
+# which the student README replaces, and that README's template, and the tool
+# that stores notebook outputs for nbval (a student saves a notebook in Jupyter).
+# Nor are the tests that look for solution markers (see _instructor_only): they
+# check the instructor's copy.
 SKIPPED_NAMES = {
     ".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
     ".hypothesis", ".venv", "venv", "build", "dist", ".mypy_cache", ".ruff_cache", ".tox",
 }
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
-INSTRUCTOR_ONLY = {"README.md", "bleu_scratch/student_README.md"}
+INSTRUCTOR_ONLY = {"README.md", "bleu_scratch/student_README.md", "tools/refresh_notebooks.py"}
+# Files the edition has under another name: the pytest hooks of the student
+# edition only (a test that reaches an unwritten exercise is skipped there).
+RENAMED = {"tests/student_conftest.py": "conftest.py"}
 
 
 class ClassroomError(Exception):
@@ -99,6 +106,12 @@ class Region:
     where: str  # "path" or "path cell N", for messages
     line: int  # 1-based line of the BEGIN marker
     lines: list[str]
+
+    @property
+    def place(self) -> tuple[str, int | None]:
+        """The file, and the notebook cell (1-based) or None."""
+        path, _, cell = self.where.partition(" cell ")
+        return path, int(cell) if cell else None
 
 
 def strip_solutions(text: str, stub: tuple[str, ...], where: str = "<text>") -> tuple[str, list[Region]]:
@@ -212,14 +225,17 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
                 for number, line in enumerate(text.splitlines(), start=1):
                     if _marker(line, rel, number):
                         raise ClassroomError(f"{rel}:{number}: solution markers are only supported in .py and .ipynb files")
-        edition.files[rel] = content
+        target = RENAMED.get(rel, rel)
+        if target in edition.files or (target != rel and (source / target).exists()):
+            raise ClassroomError(f"{rel} and {target} would both be the edition's {target}")
+        edition.files[target] = content
         edition.regions.extend(regions)
     if not edition.regions:
         raise ClassroomError(f"no solution markers found under {source}: is it already a student edition?")
     if ".gitignore" in edition.files:
         edition.files[".gitignore"] = _gitignore_for(edition.files[".gitignore"].decode("utf-8"), edition.files).encode()
     edition.files["README.md"] = student_readme(edition).encode()
-    leaks = find_leaks({rel: _scan_text(rel, content) for rel, content in edition.files.items()}, edition.regions)
+    leaks = find_leaks([p for rel, content in edition.files.items() for p in _passages(rel, content)], edition.regions)
     if leaks:
         raise ClassroomError("solution text would leak into the edition:\n  " + "\n  ".join(leaks))
     return edition
@@ -230,23 +246,31 @@ def release(out_dir: Path, force: bool = False, source: Path = REPO_ROOT) -> Edi
     source, out_dir = source.resolve(), out_dir.resolve()
     if source == out_dir or source.is_relative_to(out_dir):
         raise ClassroomError(f"{out_dir} contains the repository itself; choose an output directory outside it")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ClassroomError(f"{out_dir} is a file; give the name of a new or empty directory")
     if out_dir.exists() and any(out_dir.iterdir()) and not force:
         raise ClassroomError(
             f"{out_dir} is not empty; pass --force to write into it anyway "
             f"(files of the same name are overwritten, other files are kept)"
         )
     edition = build_edition(source, skip=out_dir)
-    for rel, content in edition.files.items():
-        target = out_dir / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
+    try:
+        for rel, content in edition.files.items():
+            target = out_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+    except OSError as error:  # e.g. a file where the edition needs a directory
+        raise ClassroomError(f"cannot write the edition to {out_dir}: {error}") from None
     # With --force, files from an earlier release stay: they must be clean too.
-    kept = {
-        rel: _scan_text(rel, (out_dir / rel).read_bytes())
+    # (They teach nothing, so only the edition's own files count as lessons.)
+    kept = [
+        passage
         for rel in _source_files(out_dir, None)
         if rel not in edition.files
-    }
-    leaks = find_leaks(kept, edition.regions)
+        for passage in _passages(rel, (out_dir / rel).read_bytes(), lessons=False)
+    ]
+    shipped = [p for rel, content in edition.files.items() for p in _passages(rel, content)]
+    leaks = find_leaks(kept + shipped, edition.regions) if kept else []
     if leaks:
         raise ClassroomError(
             f"files already in {out_dir} contain solution text (left from an earlier release?); "
@@ -349,17 +373,49 @@ def _as_text(raw: bytes) -> str | None:
         return None
 
 
-def _scan_text(rel: str, raw: bytes) -> str:
-    """All the text of a file a student can read; a notebook's strings are unescaped."""
+@dataclass(frozen=True)
+class Passage:
+    """Text a student can read in the edition: a file, or one cell of a notebook."""
+
+    path: str
+    text: str
+    lesson: int | None = None  # the lesson the file belongs to (see _lesson_of)
+    cell: int | None = None  # 1-based, for a notebook cell
+    code: bool = False  # a Python file or a notebook code cell
+
+
+def _passages(rel: str, raw: bytes, lessons: bool = True) -> list[Passage]:
+    """The text of a file, cell by cell for a notebook (its strings unescaped)."""
     text = _as_text(raw)
     if text is None:
-        return ""
+        return []
+    lesson = _lesson_of(rel, text) if lessons else None
     if rel.endswith(".ipynb"):
         try:
-            return "\n".join(_strings(json.loads(text)))
-        except json.JSONDecodeError:
-            return text
-    return text
+            notebook = json.loads(text)
+            cells = notebook.pop("cells")
+            return [
+                Passage(rel, "\n".join(_strings(cell)), lesson, number, cell.get("cell_type") == "code")
+                for number, cell in enumerate(cells, start=1)
+            ] + [Passage(rel, "\n".join(_strings(notebook)), lesson)]
+        except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
+            pass  # not a notebook after all: searched as plain text
+    return [Passage(rel, text, lesson, code=rel.endswith(".py"))]
+
+
+def _lesson_of(rel: str, text: str) -> int | None:
+    """The lesson of a notebook (``NN_name.ipynb``) or of a module whose docstring starts "Lesson NN".
+
+    >>> _lesson_of("notebooks/03_modified_precision.ipynb", "{}"), _lesson_of("bleu_scratch/x.py", "'''Lesson 05: ...'''")
+    (3, 5)
+    """
+    if rel.endswith(".ipynb"):
+        match = re.match(r"(\d+)_", rel.rsplit("/", 1)[-1])
+    elif rel.endswith(".py"):
+        match = re.match(r'\s*(?:"""|\'\'\')\s*Lesson (\d+)', text)
+    else:
+        return None
+    return int(match.group(1)) if match else None
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -381,45 +437,86 @@ def _normalize(line: str) -> str:
     return " ".join(line.split())
 
 
-def find_leaks(texts: dict[str, str], regions: list[Region]) -> list[str]:
-    """The solutions of ``regions`` that ``texts`` (path -> text) still show.
+def _searched(line: str) -> str:
+    """A solution line as the leak check looks for it: spacing normalized, a trailing comment cut.
 
-    A solution counts as shown when half or more of its distinctive lines
-    (``MIN_LEAK_CHARS`` characters or more, spacing ignored) appear somewhere:
-    one shared line such as ``return bleu_from_stats(`` is a common call, a
-    solution of one or two lines shown anywhere is the answer.
+    >>> _searched("    total  = 0  # start")
+    'total = 0'
+    """
+    return _normalize(line).split(" # ")[0]
 
-    >>> region = Region("lesson.py", 3, ["    total = sum(x * x for x in values)", "    return total"])
-    >>> find_leaks({"notes.md": "so: `total = sum(x * x  for x in values)`"}, [region])
-    ['lesson.py:3: 1 of 1 solution lines can be read in the edition, e.g. at notes.md:1: total = sum(x * x for x in values)']
-    >>> find_leaks({"other.py": "total = 0"}, [region])
+
+def _distinctive(line: str) -> bool:
+    """Whether a solution line (as ``_searched``) gives something away alone.
+
+    Short lines are everywhere (``return p_n``, ``)``); so are lines that only
+    open a block or a bracket (``for n in range(1, max_n + 1):``,
+    ``return bleu_from_stats(``), whose content is in the lines after them.
+
+    >>> [_distinctive(line) for line in ["return p_n", "for n in range(1, max_n + 1):", "return sum(x * x for x in values)"]]
+    [False, False, True]
+    """
+    return len(line) >= MIN_LEAK_CHARS and not line.startswith("#") and not line.endswith((":", "(", "[", "{"))
+
+
+def find_leaks(passages: list[Passage], regions: list[Region]) -> list[str]:
+    """Where ``passages`` show a line of a solution in ``regions``; one line is enough.
+
+    Each distinctive line (``_distinctive``) is searched for, spacing ignored:
+    ``ngrams``'s whole answer is one line. A line the lessons run before the
+    exercise is no secret, though: one in the code of an earlier lesson (its
+    module or a notebook code cell), or in an earlier code cell of the
+    exercise's own notebook. Text (Markdown, data files) never counts as taught.
+
+    >>> region = Region("lesson.py", 3, ["    total = sum(x * x for x in values)  # squares", "    return total"])
+    >>> find_leaks([Passage("notes.md", "Hint:\\n`total = sum(x * x  for x in values)`")], [region])
+    ['lesson.py:4: `total = sum(x * x for x in values)` can be read at notes.md:2']
+    >>> intro = Passage("00_intro.ipynb", "total = sum(x * x for x in values)", lesson=0, cell=3, code=True)
+    >>> find_leaks([intro], [region])  # lesson.py is no lesson: nothing comes before it
+    ['lesson.py:4: `total = sum(x * x for x in values)` can be read at 00_intro.ipynb cell 3']
+    >>> find_leaks([Passage("lesson.py", "", lesson=2), intro], [region])
     []
     """
-    # One text for all files, so each solution line is searched once.
-    names, starts, chunks, at = [], [], [], 0
-    for rel, text in sorted(texts.items()):
-        chunk = "\n".join(_normalize(line) for line in text.splitlines()) + "\n\x00\n"
-        names.append(rel)
+    # One text for all passages, so that each solution line is searched once.
+    starts, chunks, at = [], [], 0
+    for passage in passages:
+        chunk = "\n".join(_normalize(line) for line in passage.text.splitlines()) + "\n\x00\n"
         starts.append(at)
         chunks.append(chunk)
         at += len(chunk)
     everything = "".join(chunks)
+    starts.append(at)
+    lessons = {passage.path: passage.lesson for passage in passages}
     leaks = []
     for region in regions:
-        distinctive = [line for line in map(_normalize, region.lines) if len(line) >= MIN_LEAK_CHARS]
-        found = []
-        for line in distinctive:
+        path, cell = region.place
+        lesson = lessons.get(path)
+        for offset, raw_line in enumerate(region.lines, start=1):
+            line = _searched(raw_line)
+            if not _distinctive(line):
+                continue
+            hits = []  # (passage index, offset of the hit): the first hit in each passage
             hit = everything.find(line)
-            if hit >= 0:
+            while hit >= 0:
                 index = bisect.bisect_right(starts, hit) - 1
-                number = everything.count("\n", starts[index], hit) + 1
-                found.append(f"{names[index]}:{number}: {line}")
-        if found and 2 * len(found) >= len(distinctive):
-            leaks.append(
-                f"{region.where}:{region.line}: {len(found)} of {len(distinctive)} solution lines "
-                f"can be read in the edition, e.g. at {found[0]}"
-            )
+                hits.append((index, hit))
+                hit = everything.find(line, starts[index + 1])
+            if hits and not any(_taught_before(passages[i], path, cell, lesson) for i, _ in hits):
+                index, hit = hits[0]
+                shown = passages[index]
+                at_line = everything.count("\n", starts[index], hit) + 1
+                place = f"{shown.path} cell {shown.cell}" if shown.cell else f"{shown.path}:{at_line}"
+                leaks.append(f"{region.where}:{region.line + offset}: `{line}` can be read at {place}")
     return leaks
+
+
+def _taught_before(shown: Passage, path: str, cell: int | None, lesson: int | None) -> bool:
+    """Whether the code ``shown`` runs before the exercise in ``path`` (at ``cell``, in a notebook) of ``lesson``."""
+    if not shown.code:
+        return False
+    if lesson is not None and shown.lesson is not None and shown.lesson < lesson:
+        return True
+    return shown.path == path and cell is not None and shown.cell is not None and shown.cell < cell
 
 
 def student_readme(edition: Edition) -> str:
@@ -428,8 +525,8 @@ def student_readme(edition: Edition) -> str:
     rows = []
     for module, functions in edition.stubbed.items():
         # A lesson module's docstring starts "Lesson NN: ..."; the table follows the lessons.
-        lesson = re.match(r'\s*(?:"""|\'\'\')\s*Lesson (\d+)', edition.files[module].decode("utf-8"))
-        number = lesson.group(1) if lesson else ""
+        lesson = _lesson_of(module, edition.files[module].decode("utf-8"))
+        number = f"{lesson:02d}" if lesson is not None else ""
         for position, name in enumerate(functions):
             unit = graded.get(name)
             exercise = unit.exercise if unit else f"{number} (not graded)".strip()
@@ -445,6 +542,7 @@ def student_readme(edition: Edition) -> str:
         example_notebook=min(edition.notebook_exercises, default="notebooks/01_name.ipynb"),
         max_score=sum(unit.points for unit in UNITS),
         timeout=f"{DEFAULT_TIMEOUT:g}",
+        memory_mb=DEFAULT_MEMORY_MB,
     )
 
 
@@ -796,7 +894,7 @@ class NltkOracle:
             "ref_len": self.bleu.closest_ref_length(references, len(hypothesis)),
             "matches": tuple(self.bleu.modified_precision(references, hypothesis, n).numerator for n in range(1, max_n + 1)),
             "totals": tuple(totals),
-            "too_short": tuple(int(total == 0) for total in totals),
+            "too_short": tuple(int(len(hypothesis) < n) for n in range(1, max_n + 1)),
         }
 
     def corpus_stats(self, list_of_references: list, hypotheses: list, max_n: int) -> dict:
@@ -944,6 +1042,7 @@ def child_main(job_path: str) -> None:
         report_stream.write(json.dumps(event) + "\n")
 
     job = json.loads(Path(job_path).read_text(encoding="utf-8"))
+    _limit_memory(job["memory_mb"])
     oracle = NltkOracle(on_load=lambda stage: report(event=f"oracle-{stage}"))
     report(event="ready")
     try:
@@ -964,12 +1063,32 @@ def child_main(job_path: str) -> None:
     for name in job["units"]:
         unit = units[name]
         report(event="start", unit=name)
-        results = _run_unit(unit, job["cases"][name], package, standins)
+        results = _run_unit(unit, job["cases"][name], package, standins, lambda index: report(event="case", unit=name, index=index))
         report(event="done", unit=name, results=results)
 
 
-def _run_unit(unit: Unit, cases: list, package: dict, standins: dict[str, Callable]) -> list:
-    """Call the unit on each case with every other graded function replaced by its stand-in."""
+def _limit_memory(memory_mb: int) -> None:
+    """Make an allocation past ``memory_mb`` MB raise MemoryError, so that a runaway list costs points, not the machine.
+
+    Where the system cannot limit address space (Windows has no ``resource``
+    module, and macOS may not enforce the limit), grading goes on without it.
+    """
+    try:
+        import resource
+    except ImportError:
+        return
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+        except (ValueError, OSError):
+            pass  # above the hard limit already set, or not supported
+
+
+def _run_unit(
+    unit: Unit, cases: list, package: dict, standins: dict[str, Callable], on_case: Callable[[int], None] = lambda index: None
+) -> list:
+    """Call the unit on each case with every other graded function replaced by its stand-in; ``on_case`` is told each case's index."""
     replaced = []
     for other in UNITS:
         original = getattr(package[other.module], other.name, None)
@@ -986,17 +1105,26 @@ def _run_unit(unit: Unit, cases: list, package: dict, standins: dict[str, Callab
     results = []
     try:
         function = getattr(package[unit.module], unit.call, None)
-        for args in cases:
+        for index, args in enumerate(cases):
+            on_case(index)
             if function is None:
                 results.append(["missing", f"bleu_scratch.{unit.module} has no function {unit.call}"])
                 continue
+            # Code that fills the memory leaves none to report it with: this much is set aside.
+            reserve = bytearray(16 << 20)
             try:
                 arguments = [from_plain(arg, smoothing_class() if smoothing_class else None) for arg in args]
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     results.append(["ok", to_plain(function(*arguments))])
             except Exception as error:  # noqa: BLE001
+                if isinstance(error, MemoryError):
+                    del reserve
+                    # The student's local variables hold what filled the memory.
+                    traceback.clear_frames(error.__traceback__)
                 results.append(["raised", type(error).__name__, _clip(str(error), 160), _where(error)])
+                if isinstance(error, MemoryError):
+                    break  # the unit has failed; its other cases would fill the memory again
     finally:
         for module, attribute, value in reversed(replaced):
             setattr(module, attribute, value)
@@ -1009,7 +1137,13 @@ def _standins(oracle: NltkOracle, package: dict) -> dict[str, Callable]:
     stats_class = getattr(package["sentence"], "BleuStats", None)
 
     def clipped_counts(hypothesis_counts: Counter, max_ref_counts: Counter) -> Counter:
-        return Counter({g: min(c, max_ref_counts.get(g, 0)) for g, c in hypothesis_counts.items()})
+        # NLTK clips against references: one that says each n-gram its maximum
+        # number of times, the copies kept apart by a token no hypothesis has.
+        apart = object()
+        reference = [token for ngram, count in max_ref_counts.items() for _ in range(count) for token in (*ngram, apart)]
+        return Counter({
+            ngram: oracle.clipped_count([reference], ngram, count) for ngram, count in hypothesis_counts.items()
+        })
 
     def modified_precision(references: list, hypothesis: list, n: int) -> Any:
         p = oracle.bleu.modified_precision(references, hypothesis, n)
@@ -1019,8 +1153,11 @@ def _standins(oracle: NltkOracle, package: dict) -> dict[str, Callable]:
         return stats_class(**oracle.sentence_stats(references, hypothesis, max_n))
 
     def geometric_mean_score(p_n: list, weights: tuple, bp: float) -> float:
-        # NLTK's corpus_bleu: fsum of the weighted logs, zero precisions skipped.
-        return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(weights, p_n) if p > 0))
+        # NLTK's corpus_bleu ends with this mean. On a hypothesis longer than
+        # its reference (NLTK's brevity penalty is the int 1) with a unigram
+        # match, and a "smoothing" that hands it p_n, it returns 1 * the mean.
+        mean = oracle.bleu.corpus_bleu([[["a"]]], [["a", "a"]], weights, lambda *args, **kwargs: p_n)
+        return bp * mean
 
     def corpus_stats(list_of_references: list, hypotheses: list, max_n: int = 4) -> Any:
         return stats_class(**oracle.corpus_stats(list_of_references, hypotheses, max_n))
@@ -1144,8 +1281,14 @@ def select_units(only: list[str] | None) -> list[Unit]:
 _CASES: dict[str, list[tuple[tuple, Any]]] = {}
 
 
-def grade(directory: Path, timeout: float = DEFAULT_TIMEOUT, only: list[str] | None = None) -> Report:
-    """Grade the ``bleu_scratch`` package in ``directory`` against NLTK."""
+def grade(
+    directory: Path, timeout: float = DEFAULT_TIMEOUT, only: list[str] | None = None, memory_mb: int = DEFAULT_MEMORY_MB
+) -> Report:
+    """Grade the ``bleu_scratch`` package in ``directory`` against NLTK.
+
+    Each case may take ``timeout`` seconds, and the grading process
+    ``memory_mb`` MB of address space (where the system can limit it; 0 for no limit).
+    """
     started = time.perf_counter()
     directory = directory.resolve()
     if not (directory / "bleu_scratch" / "__init__.py").is_file():
@@ -1158,6 +1301,7 @@ def grade(directory: Path, timeout: float = DEFAULT_TIMEOUT, only: list[str] | N
     units = select_units(only)
     job = {
         "package_dir": str(directory),
+        "memory_mb": memory_mb,
         "cases": {unit.name: [[to_plain(arg) for arg in args] for args, _ in _CASES[unit.name]] for unit in units},
     }
     outcomes: dict[str, Any] = {}
@@ -1170,13 +1314,15 @@ def grade(directory: Path, timeout: float = DEFAULT_TIMEOUT, only: list[str] | N
             job_path.write_text(json.dumps(job), encoding="utf-8")
             package = _run_child(directory, job_path, timeout, outcomes) or package
             pending = [name for name in pending if name not in outcomes]
-    marks = [_mark(unit, outcomes[unit.name]) for unit in units]
+    marks = [_mark(unit, outcomes[unit.name], memory_mb) for unit in units]
     return Report(str(directory), package, marks, time.perf_counter() - started)
 
 
 def _run_child(directory: Path, job_path: Path, timeout: float, outcomes: dict[str, Any]) -> str:
     """Run one grading process; record an outcome for each unit it finishes or fails."""
-    env = dict(os.environ, PYTHONPATH=str(directory), PYTHONDONTWRITEBYTECODE="1")
+    # One BLAS thread: each would reserve address space under the memory limit.
+    threads = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    env = dict(os.environ, PYTHONPATH=str(directory), PYTHONDONTWRITEBYTECODE="1", **threads)
     job = json.loads(job_path.read_text(encoding="utf-8"))
     command = [sys.executable, "-c", CHILD_BOOTSTRAP, str(Path(__file__).resolve()), str(job_path)]
     with tempfile.TemporaryFile() as stderr:
@@ -1185,6 +1331,7 @@ def _run_child(directory: Path, job_path: Path, timeout: float, outcomes: dict[s
         threading.Thread(target=_pump, args=(child.stdout, events), daemon=True).start()
         # Starting the grader is not the student's time: it gets a generous limit.
         deadline, current, package = time.monotonic() + max(120.0, timeout), "loading the grader", ""
+        on_case = ""  # " on <the call>" while a case runs
         try:
             while True:
                 try:
@@ -1192,15 +1339,19 @@ def _run_child(directory: Path, job_path: Path, timeout: float, outcomes: dict[s
                 except queue.Empty:
                     child.kill()
                     child.wait()
-                    _fail_current(current, job, outcomes, f"did not finish within {timeout:g}s (an endless loop?)")
+                    _fail_current(current, job, outcomes, f"did not finish within {timeout:g}s{on_case} (an endless loop?)")
                     return package
                 if line is None:
                     child.wait()
                     if current:
                         stderr.seek(0)
                         last = [text for text in stderr.read().decode("utf-8", "replace").splitlines() if text.strip()]
-                        detail = f": {_clip(last[-1], 160)}" if last else ""
-                        _fail_current(current, job, outcomes, f"stopped the grading process (exit code {child.returncode}){detail}")
+                        if last and "MemoryError" in last[-1]:
+                            reason = _out_of_memory(job["memory_mb"]) + on_case
+                        else:
+                            detail = f": {_clip(last[-1], 160)}" if last else ""
+                            reason = f"stopped the grading process (exit code {child.returncode}){detail}"
+                        _fail_current(current, job, outcomes, reason)
                     return package
                 event = json.loads(line)
                 kind = event["event"]
@@ -1219,10 +1370,13 @@ def _run_child(directory: Path, job_path: Path, timeout: float, outcomes: dict[s
                         )
                     current = ""
                 elif kind == "start":
-                    current = event["unit"]
+                    current, on_case = event["unit"], ""
+                elif kind == "case":
+                    on_case = f" on {_call(event['unit'], job['cases'][event['unit']][event['index']])}"
                 elif kind == "done":
                     outcomes[event["unit"]] = ("results", event["results"])
-                    current = ""
+                    current, on_case = "", ""
+                # Each event starts the clock again: the time limit is per case.
                 # Loading NLTK for a stand-in is the grader's time, not the student's.
                 deadline = time.monotonic() + (max(120.0, timeout) if kind == "oracle-start" else timeout)
         finally:
@@ -1247,7 +1401,21 @@ def _fail_current(current: str, job: dict, outcomes: dict[str, Any], reason: str
         outcomes[current] = ("failed", reason)
 
 
-def _mark(unit: Unit, outcome: tuple) -> Mark:
+def _out_of_memory(memory_mb: int) -> str:
+    return f"used more than {memory_mb} MB of memory (a loop that never ends?)" if memory_mb else "ran out of memory"
+
+
+def _call(name: str, plain_args: list) -> str:
+    """A graded call as the student would write it, arguments shortened.
+
+    >>> _call("ngrams", [to_plain(["the", "cat"]), to_plain(2)])
+    "ngrams(['the', 'cat'], 2)"
+    """
+    unit = next(unit for unit in UNITS if unit.name == name)
+    return f"{unit.call}({', '.join(_clip(show(arg), 28) for arg in plain_args)})"
+
+
+def _mark(unit: Unit, outcome: tuple, memory_mb: int = DEFAULT_MEMORY_MB) -> Mark:
     kind, detail = outcome
     if kind == "failed":
         return Mark(unit, 0, detail)
@@ -1256,19 +1424,66 @@ def _mark(unit: Unit, outcome: tuple) -> Mark:
         want = to_plain(expected)
         if result[0] == "ok" and result[1] == want:
             continue
-        call = f"{unit.call}({', '.join(_clip(show(to_plain(arg)), 28) for arg in args)})"
+        call = _call(unit.name, [to_plain(arg) for arg in args])
         if result[0] == "missing":
             return Mark(unit, 0, result[1])
         if result[0] == "raised":
             where = f" at {result[3]}" if result[3] else ""
             if result[1] == "NotImplementedError":
                 return Mark(unit, 0, f"not written yet (NotImplementedError{where})")
+            if result[1] == "MemoryError":
+                return Mark(unit, 0, f"{_out_of_memory(memory_mb)} on {call}{where}")
             misses.append(f"{call} raised {result[1]}{where}: {result[2]}")
         else:
             misses.append(f"{call} returned {_clip(show(result[1]), 60)}, NLTK gives {_clip(show(want), 60)}")
     if not misses:
         return Mark(unit, unit.points, "")
     return Mark(unit, 0, f"{len(misses)} of {len(detail)} cases differ from NLTK; first: {misses[0]}")
+
+
+# ---------------------------------------------------------------------------
+# Tests in the student edition
+# ---------------------------------------------------------------------------
+
+
+def unwritten_exercise(error: BaseException) -> str | None:
+    """Why a test that raised ``error`` has not failed: it reached an exercise not written yet; else None.
+
+    That is, the ``raise NotImplementedError()`` that ``release`` puts in a
+    lesson function raised it. The edition's conftest.py (written from
+    tests/student_conftest.py) reports such a test as skipped, and
+    tests/conftest.py's ``run`` lets such an error through instead of recording
+    it. In a group (Hypothesis reports the distinct errors it found as one)
+    every error must be a stub's: a wrong answer beside a stub still fails.
+
+    >>> unwritten_exercise(NotImplementedError()) is None  # never raised, so not by a stub
+    True
+    """
+    if isinstance(error, BaseExceptionGroup):
+        reasons = [unwritten_exercise(inner) for inner in error.exceptions]
+        return reasons[0] if all(reasons) else None
+    if type(error) is not NotImplementedError or error.__traceback__ is None:
+        return None
+    innermost = error.__traceback__
+    while innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    frame = innermost.tb_frame
+    module = frame.f_globals.get("__name__", "")
+    line = linecache.getline(frame.f_code.co_filename, innermost.tb_lineno).strip()
+    if not module.startswith("bleu_scratch.") or line != CODE_STUB[-1]:
+        return None
+    return exercise_not_written(module, frame.f_code.co_name)
+
+
+def exercise_not_written(module: str, function: str) -> str:
+    """What a skipped test says about ``function`` of ``module``, an exercise not written yet.
+
+    >>> exercise_not_written("bleu_scratch.clipping", "clipped_counts")
+    "bleu_scratch.clipped_counts is lesson 02's exercise: not written yet (bleu_scratch/clipping.py)"
+    """
+    lesson = re.match(r"\s*Lesson (\d+)", importlib.import_module(module).__doc__ or "")
+    which = f"lesson {lesson.group(1)}'s exercise" if lesson else "an exercise"
+    return f"bleu_scratch.{function} is {which}: not written yet ({module.replace('.', '/')}.py)"
 
 
 # ---------------------------------------------------------------------------
@@ -1287,7 +1502,11 @@ def main(argv: list[str] | None = None) -> int:
     grade_parser.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
     grade_parser.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions")
     grade_parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds each function may run (default {DEFAULT_TIMEOUT:g})"
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds each test case may run (default {DEFAULT_TIMEOUT:g})"
+    )
+    grade_parser.add_argument(
+        "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+        help=f"memory the grading process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
     )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
@@ -1313,7 +1532,7 @@ def main(argv: list[str] | None = None) -> int:
             if ungraded:
                 print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
         else:
-            report = grade(args.directory, timeout=args.timeout, only=args.only)
+            report = grade(args.directory, timeout=args.timeout, only=args.only, memory_mb=args.memory_mb)
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)

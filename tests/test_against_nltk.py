@@ -12,6 +12,9 @@ AssertionError, and numpy weights with auto_reweigh and fewer than 4
 hypothesis tokens are not reweighed where NLTK raises ValueError.
 """
 
+import functools
+import operator
+
 import numpy as np
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -161,14 +164,35 @@ def test_closest_ref_length_and_brevity_penalty(same_as_nltk, pair, hyp_len):
     same_as_nltk(bleu_scratch.brevity_penalty, nltk_bleu.brevity_penalty, hyp_len, closest)
 
 
+def nltk_stats(list_of_references, hypotheses, max_n: int) -> BleuStats:
+    """The statistics NLTK's corpus_bleu sums: its modified precisions' raw numerators and denominators, and lengths.
+
+    NLTK's denominator is at least 1: a hypothesis shorter than n adds 1 to
+    the order's denominator (``too_short``) and no n-gram to ``totals``.
+    """
+    pairs = list(zip(list_of_references, hypotheses))
+    orders = range(1, max_n + 1)
+    precisions = [[nltk_bleu.modified_precision(refs, hyp, n) for refs, hyp in pairs] for n in orders]
+    too_short = tuple(sum(len(hyp) < n for hyp in hypotheses) for n in orders)
+    return BleuStats(
+        hyp_len=sum(len(hyp) for hyp in hypotheses),
+        ref_len=sum(nltk_bleu.closest_ref_length(refs, len(hyp)) for refs, hyp in pairs),
+        matches=tuple(sum(p.numerator for p in order) for order in precisions),
+        totals=tuple(sum(p.denominator for p in order) - short for order, short in zip(precisions, too_short)),
+        too_short=too_short,
+    )
+
+
 @reproducible(500)
 @given(corpus=corpora, split=st.integers(0, 5), max_n=st.integers(1, 6))
 def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
     list_of_references = [references for references, _ in corpus]
     hypotheses = [hypothesis for _, hypothesis in corpus]
     whole = corpus_stats(list_of_references, hypotheses, max_n)
-    per_sentence = sum((sentence_stats(r, h, max_n) for r, h in corpus), BleuStats.zero(max_n))
-    assert per_sentence == whole
+    assert whole == nltk_stats(list_of_references, hypotheses, max_n)
+    per_sentence = [sentence_stats(r, h, max_n) for r, h in corpus]
+    assert per_sentence == [nltk_stats([r], [h], max_n) for r, h in corpus]
+    assert functools.reduce(operator.add, per_sentence) == whole
     split = min(split, len(corpus) - 1)  # both slices non-empty where possible
     if split > 0:
         head = corpus_stats(list_of_references[:split], hypotheses[:split], max_n)
@@ -184,8 +208,8 @@ def test_bleu_from_summed_stats_equals_nltk_corpus_bleu(same_as_nltk, smoothers,
     list_of_references = [references for references, _ in corpus]
     hypotheses = [hypothesis for _, hypothesis in corpus]
     our_smoothing, nltk_smoothing = smoothers(method)
-    max_n = max_n_of(weights)
-    summed = sum((sentence_stats(r, h, max_n) for r, h in corpus), BleuStats.zero(max_n))
+    # NLTK's own sums, so that this tests bleu_from_stats alone.
+    summed = nltk_stats(list_of_references, hypotheses, max_n_of(weights))
     same_as_nltk(
         lambda: bleu_from_stats(summed, weights, our_smoothing),
         lambda: nltk_bleu.corpus_bleu(list_of_references, hypotheses, weights, nltk_smoothing),

@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -144,8 +145,15 @@ def test_edition_can_be_installed_and_tested_on_its_own(edition):
     assert (edition / "tests" / "conftest.py").is_file()
     assert not (edition / "tests" / "test_classroom.py").exists()
     assert not (edition / "bleu_scratch" / "student_README.md").exists()
+    assert not (edition / "tools" / "refresh_notebooks.py").exists()
+    # The student edition's pytest hooks; the instructor's repository has none.
+    assert (edition / "conftest.py").read_bytes() == (REPO / "tests" / "student_conftest.py").read_bytes()
+    assert not (edition / "tests" / "student_conftest.py").exists() and not (REPO / "conftest.py").exists()
     readme = (edition / "README.md").read_text(encoding="utf-8")
     assert "python -m bleu_scratch.classroom grade ." in readme and "--only" in readme
+    assert "`--memory-mb`" in readme and "each case may take 10 seconds" in readme
+    # The files that hold working code for the graded exercises are named.
+    assert "`bleu_scratch/classroom.py` is the grader" in readme and "`bleu_scratch/fast.py`" in readme
     # The repository ignores data/published_examples.json although it ships it;
     # a student repository made from the edition must not lose it.
     ignored = (edition / ".gitignore").read_text(encoding="utf-8").split()
@@ -171,6 +179,80 @@ def test_release_with_force_fails_on_an_old_file_that_holds_a_solution(tmp_path)
         classroom.release(tmp_path, force=True)
 
 
+def test_release_to_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "edition").write_text("not a folder\n")
+    command = [sys.executable, "-m", "bleu_scratch.classroom", "release", str(tmp_path / "edition")]
+    for args in ([], ["--force"]):
+        refused = subprocess.run(command + args, capture_output=True, text=True)
+        assert (refused.returncode, refused.stderr) == (1, f"classroom release: error: {tmp_path / 'edition'} is a file; give the name of a new or empty directory\n")
+
+
+def copy_of_repository(root: Path) -> Path:
+    """The files ``release`` reads (no .git, .venv or caches)."""
+    for rel in classroom._source_files(REPO, None):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / rel, root / rel)
+    return root
+
+
+def distinctive_lines(region: classroom.Region) -> list[str]:
+    return [line for line in map(classroom._searched, region.lines) if classroom._distinctive(line)]
+
+
+def test_release_fails_on_one_solution_line_anywhere(tmp_path):
+    """The reviewer's case: one line of closest_ref_length's answer appended to data/README.md."""
+    source = copy_of_repository(tmp_path / "repo")
+    _, (region,) = classroom.strip_solutions((REPO / "bleu_scratch" / "brevity.py").read_text(encoding="utf-8").split("def brevity_penalty")[0], classroom.CODE_STUB)
+    line = max(distinctive_lines(region), key=len)
+    with (source / "data" / "README.md").open("a", encoding="utf-8") as readme:
+        readme.write(f"\n    {line}\n")
+    with pytest.raises(classroom.ClassroomError, match=rf"bleu_scratch/brevity.py:\d+: `{re.escape(line)}` can be read at data/README.md:\d+"):
+        classroom.release(tmp_path / "out", source=source)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_solution_shows_in_a_markdown_cell_or_a_data_file():
+    """Each solution's longest distinctive line, put in a Markdown cell or data/README.md, is a leak; the real edition has none."""
+    edition = classroom.build_edition()
+    passages = [passage for rel, content in edition.files.items() for passage in classroom._passages(rel, content)]
+    assert classroom.find_leaks(passages, edition.regions) == []
+    markdown = classroom.Passage("notebooks/01_tokens_and_ngrams.ipynb", "", lesson=1, cell=2, code=False)
+    checked = 0
+    for region in edition.regions:
+        if distinctive_lines(region):
+            line = max(distinctive_lines(region), key=len)
+            for shown in (markdown, classroom.Passage("data/README.md", "")):
+                leaks = classroom.find_leaks(passages + [classroom.Passage(**{**vars(shown), "text": f"See:\n{line}"})], [region])
+                assert [leak.rsplit(" can be read at ", 1)[1] for leak in leaks] == [
+                    f"{shown.path} cell 2" if shown.cell else f"{shown.path}:2"
+                ], region.where
+            checked += 1
+    assert checked >= 30
+
+
+# A line of lesson 03's answer, and the passages that may or may not show it.
+ANSWER = classroom.Region("bleu_scratch/lesson.py", 10, ["    precision = Fraction(matches, max(1, total))"])
+LESSON_03 = classroom.Passage("bleu_scratch/lesson.py", "", lesson=3)
+
+
+@pytest.mark.parametrize(
+    "region, shown, leaks",
+    [
+        (ANSWER, classroom.Passage("notebooks/02_x.ipynb", "", lesson=2, cell=5, code=True), False),  # an earlier lesson teaches it
+        (ANSWER, classroom.Passage("notebooks/03_x.ipynb", "", lesson=3, cell=5, code=True), True),  # its own lesson's notebook gives it away
+        (ANSWER, classroom.Passage("tests/test_x.py", ""), True),  # a test is no lesson
+        # An exercise cell: an earlier code cell of its notebook may run the line, not a Markdown hint or a later cell.
+        (classroom.Region("notebooks/03_x.ipynb cell 9", 2, ANSWER.lines), classroom.Passage("notebooks/03_x.ipynb", "", 3, cell=4, code=True), False),
+        (classroom.Region("notebooks/03_x.ipynb cell 9", 2, ANSWER.lines), classroom.Passage("notebooks/03_x.ipynb", "", 3, cell=4), True),
+        (classroom.Region("notebooks/03_x.ipynb cell 9", 2, ANSWER.lines), classroom.Passage("notebooks/03_x.ipynb", "", 3, cell=10, code=True), True),
+    ],
+)
+def test_a_line_taught_before_the_exercise_is_no_leak(region, shown, leaks):
+    shown = classroom.Passage(**{**vars(shown), "text": ANSWER.lines[0]})
+    found = classroom.find_leaks([LESSON_03, shown], [region])
+    assert len(found) == leaks
+
+
 def make_source(root: Path, lesson_lines: list[str], notebook_markdown: str = "") -> Path:
     """A tiny repository: one marked lesson module and one notebook."""
     (root / "bleu_scratch").mkdir(parents=True)
@@ -193,7 +275,7 @@ SQUARES = [
 
 def test_release_fails_when_markdown_shows_the_solution(tmp_path):
     source = make_source(tmp_path / "src", SQUARES, "Hint: `squares = [value * value for value in values]`")
-    with pytest.raises(classroom.ClassroomError, match=r"lesson.py:3: 1 of 2 solution lines .* notebooks/01_lesson.ipynb"):
+    with pytest.raises(classroom.ClassroomError, match=r"lesson.py:4: `squares = .*` can be read at notebooks/01_lesson.ipynb cell 1"):
         classroom.release(tmp_path / "out", source=source)
     assert not (tmp_path / "out").exists()
 
@@ -308,14 +390,19 @@ def test_loops_crashes_and_wrong_answers_cost_only_their_own_points(edition, tmp
     student = copy_of(edition, tmp_path, "student")
     set_function(student, "ngrams", "ngrams", ["while True:", "    pass"])
     set_function(student, "ngrams", "count_ngrams", ["import os", "os._exit(3)"])
+    # The reviewer's case: a while loop that never moves on, appending as it goes.
+    set_function(student, "clipping", "max_reference_counts", ["found, i = [], 0", "while i < len(references):", "    found.append(tuple(references[i]))", "return found"])
     # A print that looks like the grader's own report must not fool it.
     set_function(student, "brevity", "closest_ref_length", ['print(\'{"event": "done", "unit": "closest_ref_length", "results": []}\')', "return 0"])
     set_function(student, "clipping", "clipped_counts", ["return hypothesis_counts"])  # forgot to clip
-    set_function(student, "brevity", "brevity_penalty")
+    # Right but slow: 8 cases of 0.7 s each take longer than the limit, which is per case.
+    set_function(student, "brevity", "brevity_penalty", ["import time", "from nltk.translate.bleu_score import brevity_penalty as nltk_bp", "time.sleep(0.7)", "return nltk_bp(closest_ref_len, hyp_len)"])
     # 5 s, not less: a correct function on a loaded 2-core machine must still finish in time.
-    marks = {m.unit.name: m for m in classroom.grade(student, timeout=5).marks}
-    assert marks["ngrams"].reason == "did not finish within 5s (an endless loop?)"
+    marks = {m.unit.name: m for m in classroom.grade(student, timeout=5, memory_mb=512).marks}
+    first_case = "(['It', 'is', 'a', 'guide'..., 1)"
+    assert marks["ngrams"].reason == f"did not finish within 5s on ngrams{first_case} (an endless loop?)"
     assert marks["count_ngrams"].reason.startswith("stopped the grading process (exit code 3)")
+    assert re.fullmatch(r"used more than 512 MB of memory \(.*\) on max_reference_counts\(.*\) at clipping.py:\d+ in max_reference_counts", marks["max_reference_counts"].reason)
     assert "cases differ from NLTK" in marks["closest_ref_length"].reason
     # Papineni's Example 2: seven "the"s, clipped to the two of the first reference.
     assert "returned Counter({('the',): 7}), NLTK gives Counter({('the',): 2})" in marks["clipped_counts"].reason
@@ -351,10 +438,85 @@ def test_the_table_ends_with_the_score(fresh_report):
 
 
 def test_grade_command_prints_json(edition, capsys):
-    assert classroom.main(["grade", str(edition), "--only", "brevity_penalty", "--json"]) == 0
+    assert classroom.main(["grade", str(edition), "--only", "brevity_penalty", "--json", "--memory-mb", "0"]) == 0
     grades = json.loads(capsys.readouterr().out)
     assert (grades["score"], grades["max_score"]) == (0, 2)
     assert [row["function"] for row in grades["exercises"]] == ["brevity_penalty"]
+
+
+# --- pytest in the student edition ---------------------------------------------------
+
+
+@pytest.fixture
+def lesson_module(tmp_path, monkeypatch) -> types.ModuleType:
+    """bleu_scratch.shouting, "Lesson 07": ``shout`` is a stub, ``whisper`` raises NotImplementedError of its own."""
+    path = tmp_path / "shouting.py"
+    path.write_text(
+        f"def shout(text):\n    # YOUR CODE HERE\n    {STUB}\n\n\ndef whisper(text):\n    raise NotImplementedError('no sound')\n",
+        encoding="utf-8",
+    )
+    module = types.ModuleType("bleu_scratch.shouting", "Lesson 07: shouting.")
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return module
+
+
+def raised(function, *args) -> BaseException:
+    with pytest.raises(BaseException) as info:
+        function(*args)
+    return info.value
+
+
+def test_only_a_stub_is_an_unwritten_exercise(lesson_module):
+    reason = "bleu_scratch.shout is lesson 07's exercise: not written yet (bleu_scratch/shouting.py)"
+    stub = raised(lesson_module.shout, "hi")
+    assert classroom.unwritten_exercise(stub) == reason
+    assert classroom.unwritten_exercise(raised(lesson_module.whisper, "hi")) is None
+    # Hypothesis groups the distinct errors it finds: all must be stubs'.
+    assert classroom.unwritten_exercise(ExceptionGroup("two", [stub, raised(lesson_module.shout, "ho")])) == reason
+    assert classroom.unwritten_exercise(ExceptionGroup("two", [stub, AssertionError("wrong")])) is None
+
+
+def test_record_lets_only_a_stub_through(record, lesson_module):
+    """tests/conftest.py's ``run`` records errors to compare with NLTK's; a stub's would hide the skip."""
+    with pytest.raises(NotImplementedError):
+        record(lesson_module.shout, "hi")
+    assert record(lesson_module.whisper, "hi").error is NotImplementedError
+
+
+def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong(edition, tmp_path):
+    pytest.importorskip("nbval")
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"])
+    set_function(student, "ngrams", "ngrams")
+    paths = [
+        "bleu_scratch/brevity.py",  # doctests
+        "tests/test_brevity.py",  # plain tests, and some through same_as_nltk, which records errors
+        "tests/test_cli.py::test_head_closing_the_pipe_stops_the_command_quietly",  # the command in a process of its own
+        "notebooks/01_tokens_and_ngrams.ipynb",  # count_ngrams is not written
+    ]
+    command = [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:randomly", *paths]
+    result = subprocess.run(command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True)
+    out = result.stdout
+    failed = re.findall(r"^FAILED (\S+)", out, re.M)
+    skipped = re.findall(r"^SKIPPED \[\d+\] ([^:\s]+)(?::\d+)?: (.*)$", out, re.M)
+    # The wrong closest_ref_length fails, in tests and in its docstring; nothing else does.
+    assert "tests/test_brevity.py::test_tie_goes_to_the_shorter_reference_whatever_the_order" in failed, out
+    assert "bleu_scratch/brevity.py::bleu_scratch.brevity.closest_ref_length" in failed
+    assert not [name for name in failed if "brevity_penalty" in name or "ipynb" in name or "cli" in name]
+    assert "NotImplementedError" not in out.split("short test summary info")[0]
+    reasons = {reason for _, reason in skipped}
+    assert {
+        "bleu_scratch.brevity_penalty is lesson 04's exercise: not written yet (bleu_scratch/brevity.py)",
+        "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
+        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
+    } <= reasons
+    assert re.fullmatch(r"bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(.*\)", dict(skipped)["tests/test_cli.py"])
+    assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
+    # The summary counts the tests waiting for each exercise, in lesson order.
+    summary = re.findall(r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M)
+    assert summary == ["count_ngrams", "brevity_penalty"]
+    assert result.returncode == 1
 
 
 # --- nbgrader metadata -------------------------------------------------------------
