@@ -76,7 +76,9 @@ def check_references(references: Any, what: str = "references", allow_iterator: 
             f"{what} is empty: a hypothesis needs at least one reference. "
             f"Give [reference_tokens]; [[]] means one empty reference"
         )
-    checked = [_check_reference(reference, f"{what}[{i}]") for i, reference in enumerate(references)]
+    checked = [
+        _check_item(reference, f"{what}[{i}]", "reference", "references", "not reference") for i, reference in enumerate(references)
+    ]
     return references if all(map(is_, checked, references)) else checked
 
 
@@ -119,7 +121,10 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
             "the corpus is empty (no hypotheses): there is nothing to score; "
             "pass at least one hypothesis with its references"
         )
-    checked_hypotheses = [_check_hypothesis(h, f"hypotheses[{i}]") for i, h in enumerate(hypotheses)]
+    checked_hypotheses = [
+        _check_item(hypothesis, f"hypotheses[{i}]", "hypothesis", "hypotheses", "or use sentence_bleu for one sentence")
+        for i, hypothesis in enumerate(hypotheses)
+    ]
     checked_references = [
         check_references(references, f"list_of_references[{i}]") for i, references in enumerate(list_of_references)
     ]
@@ -144,31 +149,14 @@ def check_order(n: Any) -> None:
         raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
 
 
-def _check_reference(reference: Any, what: str) -> Sequence:
-    # A token where a reference belongs: the references are one reference's tokens.
-    if _looks_like_a_token(reference):
+def _check_item(value: Any, what: str, kind: str, kinds: str, fix: str) -> Sequence:
+    """One reference or hypothesis of a list. A token there means the list was one unwrapped sentence."""
+    if _looks_like_a_token(value):
         raise TypeError(
-            f"{what} is {_a(reference)} ({_short(reference)}), but each reference "
-            f"must be a list of tokens. It looks like one reference was passed unwrapped: pass "
-            f"[reference] (a list of references), not reference"
+            f"{what} is {_a(value)} ({_short(value)}), but each {kind} must be a list of tokens. "
+            f"It looks like one {kind} was passed unwrapped: pass [{kind}] (a list of {kinds}), {fix}"
         )
-    if isinstance(reference, str):
-        raise TypeError(
-            f"{what} is a str ({_short(reference)}), but each reference must be a list of tokens. "
-            f"Split each reference into tokens first, e.g. reference.split()"
-        )
-    return check_tokens(reference, what)
-
-
-def _check_hypothesis(hypothesis: Any, what: str) -> Sequence:
-    # A token where a hypothesis belongs: hypotheses is one hypothesis's tokens.
-    if _looks_like_a_token(hypothesis):
-        raise TypeError(
-            f"{what} is {_a(hypothesis)} ({_short(hypothesis)}), but each hypothesis "
-            f"must be a list of tokens. It looks like one hypothesis was passed unwrapped: pass "
-            f"[hypothesis] (a list of hypotheses), or use sentence_bleu for one sentence"
-        )
-    return check_tokens(hypothesis, what)
+    return check_tokens(value, what)
 
 
 def _as_sequence(value: Any, what: str, expected: str, sets: bool = False) -> Sequence:
