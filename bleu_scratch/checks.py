@@ -34,6 +34,9 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
             f"{_short(tokens.split())}"
         )
     tokens = _as_sequence(tokens, what, "a list of tokens")
+    # The usual case, and the cheap test: a corpus checks 100,000s of these.
+    if all(type(token) is str for token in tokens):
+        return tokens
     try:
         set(tokens)
     except TypeError:
@@ -145,7 +148,10 @@ def check_order(n: Any) -> None:
     ...
     ValueError: n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got 0
     """
-    if not isinstance(n, int) or n < 1:
+    # Anything Python accepts as an index is an order, as for NLTK (numpy ints too).
+    if not hasattr(type(n), "__index__"):
+        raise TypeError(f"n is the n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+    if n < 1:
         raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
 
 
@@ -194,7 +200,7 @@ def _hashable(value: Any) -> bool:
 def _a(value: Any) -> str:
     """'a str', 'an int': the type of ``value`` with its article."""
     name = type(value).__name__
-    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+    return f"an {name}" if name[0].lower() in "aeiou" else f"a {name}"
 
 
 def _short(value: Any, limit: int = 40) -> str:

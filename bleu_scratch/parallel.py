@@ -179,6 +179,7 @@ def parallel_corpus_bleu(
     >>> round(parallel_corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5), jobs=1), 4)
     0.8825
     """
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     # The same steps as lesson 06's corpus_bleu, so the edition hides them too.
     ### BEGIN SOLUTION
     stats = parallel_corpus_stats(list_of_references, hypotheses, max_n_of(weights), jobs, shard_size)

@@ -13,12 +13,20 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
 
 from bleu_scratch import SmoothingFunction
 from bleu_scratch.classroom import unwritten_exercise
 
 DATA = Path(__file__).parent.parent / "data"
+
+# Every property test runs the same generated cases each time, with no example
+# database, so a failure reproduces on any machine; the tests set max_examples.
+settings.register_profile(
+    "reproducible", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("reproducible")
 
 
 @dataclass

@@ -3,8 +3,8 @@
 Random sentences over tiny vocabularies (so n-grams of every order match),
 including empty and one-token sentences, 1 to 5 references with ties in
 length, weights of length 1 to 6 in every shape NLTK accepts, every smoothing
-method and auto_reweigh. Runs are reproducible (derandomize=True, no example
-database) and bounded by max_examples.
+method and auto_reweigh. Runs are reproducible (the hypothesis profile of
+tests/conftest.py) and bounded by max_examples.
 
 The only allowed disagreements are the documented ones (test_checks.py):
 smoothing method 6 raises ValueError where NLTK raises IndexError or
@@ -16,7 +16,7 @@ import functools
 import operator
 
 import numpy as np
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
@@ -26,16 +26,6 @@ from bleu_scratch.fast import fast_corpus_stats
 from bleu_scratch.sentence import max_n_of
 
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), ("a", "b", "c", "d", "e")]
-
-
-def reproducible(max_examples: int):
-    return settings(
-        max_examples=max_examples,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
 
 
 @st.composite
@@ -127,7 +117,7 @@ def check_score(record, same_as_nltk, smoothers, ours, theirs, args, weights, sm
         )
 
 
-@reproducible(1500)
+@settings(max_examples=1500)
 @given(pair=sentence_pairs(), weights=weight_shapes, smoothing=smoothing_methods, auto_reweigh=st.booleans())
 def test_sentence_bleu(record, same_as_nltk, smoothers, pair, weights, smoothing, auto_reweigh):
     references, hypothesis = pair
@@ -137,7 +127,7 @@ def test_sentence_bleu(record, same_as_nltk, smoothers, pair, weights, smoothing
     )
 
 
-@reproducible(1000)
+@settings(max_examples=1000)
 @given(corpus=corpora, weights=weight_shapes, smoothing=smoothing_methods, auto_reweigh=st.booleans())
 def test_corpus_bleu(record, same_as_nltk, smoothers, corpus, weights, smoothing, auto_reweigh):
     list_of_references = [references for references, _ in corpus]
@@ -148,14 +138,14 @@ def test_corpus_bleu(record, same_as_nltk, smoothers, corpus, weights, smoothing
     )
 
 
-@reproducible(1000)
+@settings(max_examples=1000)
 @given(pair=sentence_pairs(), n=st.integers(1, 6))
 def test_modified_precision(same_as_nltk, pair, n):
     references, hypothesis = pair
     same_as_nltk(bleu_scratch.modified_precision, nltk_bleu.modified_precision, references, hypothesis, n)
 
 
-@reproducible(500)
+@settings(max_examples=500)
 @given(pair=sentence_pairs(), hyp_len=st.integers(0, 12))
 def test_closest_ref_length_and_brevity_penalty(same_as_nltk, pair, hyp_len):
     references, _ = pair
@@ -183,7 +173,7 @@ def nltk_stats(list_of_references, hypotheses, max_n: int) -> BleuStats:
     )
 
 
-@reproducible(500)
+@settings(max_examples=500)
 @given(corpus=corpora, split=st.integers(0, 5), max_n=st.integers(1, 6))
 def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
     list_of_references = [references for references, _ in corpus]
@@ -201,7 +191,7 @@ def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
     assert fast_corpus_stats(list_of_references, hypotheses, max_n) == whole
 
 
-@reproducible(500)
+@settings(max_examples=500)
 @given(corpus=corpora, weights=weight_shapes, method=st.sampled_from([None] + [f"method{i}" for i in range(5)]))
 def test_bleu_from_summed_stats_equals_nltk_corpus_bleu(same_as_nltk, smoothers, corpus, weights, method):
     # Smoothing methods 5-7 also read the last sentence pair, which stats alone do not carry.

@@ -36,9 +36,14 @@ class TestNoReference:
         # with no n-gram); closest_ref_length: "min() arg is an empty sequence".
         nltk_error = record(getattr(nltk_bleu, function), *args).error
         assert nltk_error is (KeyError if function == "modified_precision" else ValueError)
-        assert record(nltk_bleu.modified_precision, [], ["a"], 2).value == 0
         with pytest.raises(ValueError, match="references is empty"):
             getattr(bleu_scratch, function)(*args)
+
+    def test_modified_precision_with_no_references_and_no_ngram(self, record):
+        # Where NLTK returns a value, 0/1, it is still no precision: no reference was given.
+        assert record(nltk_bleu.modified_precision, [], ["a"], 2).value == 0
+        with pytest.raises(ValueError, match="references is empty"):
+            modified_precision([], ["a"], 2)
 
     @pytest.mark.parametrize("hypothesis", [HYP, [], ["a"]])
     def test_one_empty_reference_is_valid_and_scores_zero_like_nltk(self, same_as_nltk, hypothesis):
@@ -161,6 +166,21 @@ def test_a_set_of_tokens_has_no_order(record):
         sentence_bleu([REF], set(HYP))
     with pytest.raises(TypeError, match=r"references\[0\] is a set, which has no order"):
         sentence_bleu([set(REF)], HYP)
+
+
+@pytest.mark.parametrize("n", ["2", 2.0])
+def test_order_of_another_type(record, n):
+    # NLTK: TypeError ('>=' not supported) for "2", ValueError from islice for 2.0.
+    assert record(nltk_bleu.modified_precision, [REF], HYP, n).error in (TypeError, ValueError)
+    with pytest.raises(TypeError, match=r"n is the n-gram order and must be an int"):
+        modified_precision([REF], HYP, n)
+
+
+def test_order_of_an_int_like_type_is_read_as_an_int(same_as_nltk, record):
+    same_as_nltk(modified_precision, nltk_bleu.modified_precision, [REF], HYP, True)
+    # NLTK: "TypeError: an integer is required" for a numpy integer; ours reads it as the int.
+    assert record(nltk_bleu.modified_precision, [REF], HYP, np.int64(2)).error is TypeError
+    assert modified_precision([REF], HYP, np.int64(2)) == nltk_bleu.modified_precision([REF], HYP, 2)
 
 
 @pytest.mark.parametrize("n", [0, -1])

@@ -311,6 +311,20 @@ def test_student_notebook_stops_with_not_implemented_error_of_its_own_lesson(edi
     assert str(Path("bleu_scratch", "ngrams.py")) in str(stopped.value)
 
 
+def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
+    wmt15 = edition / "data" / "wmt15-enru-100"
+    result = subprocess.run(
+        [sys.executable, "-m", "bleu_scratch", str(wmt15 / "google.ru"), str(wmt15 / "ref.ru")],
+        cwd=edition, env=dict(os.environ, PYTHONPATH=str(edition)), capture_output=True, text=True, timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert re.fullmatch(
+        r"bleu-scratch: error: bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(bleu_scratch/\w+\.py\); "
+        r"the command scores once lessons 01-06 are written\n",
+        result.stderr,
+    ), result.stderr
+
+
 @pytest.mark.parametrize("lesson, previews", [("00", ["01", "03", "05"]), ("01", ["03", "06"])])
 def test_early_notebooks_need_only_their_own_lesson(edition, tmp_path, monkeypatch, lesson, previews):
     """With the lesson's own exercises done, its notebook runs; later lessons are shown by NLTK."""

@@ -7,7 +7,7 @@ vocabularies repeat n-grams, longer ones do not) and compare with
 ``sentence_stats``/``corpus_stats`` and with NLTK's modified precision.
 """
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
 from nltk.util import ngrams as nltk_ngrams
@@ -33,7 +33,7 @@ def repeats_an_ngram(tokens, n: int) -> bool:
     return len(set(grams)) < len(grams)
 
 
-@settings(max_examples=300, derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.lists(sentence_pairs(), min_size=1, max_size=6), st.integers(1, 5))
 def test_fast_corpus_stats_equal_corpus_stats(corpus, max_n):
     list_of_references = [references for references, _ in corpus]
@@ -43,7 +43,7 @@ def test_fast_corpus_stats_equal_corpus_stats(corpus, max_n):
     assert fast_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(list_of_references, hypotheses, max_n)
 
 
-@settings(max_examples=100, derandomize=True, database=None, deadline=None)
+@settings(max_examples=100)
 @given(sentence_pairs(), st.integers(1, 5))
 def test_fast_sentence_stats_equal_sentence_stats(pair, max_n):
     references, hypothesis = pair

@@ -124,3 +124,15 @@ def test_corpus_checks_apply(wmt15):
     references, hypotheses = wmt15
     with pytest.raises(ValueError, match="99 hypotheses but 100 reference lists"):
         parallel_corpus_stats(references, hypotheses[:-1], jobs=2)
+
+
+def test_any_collection_nltk_scores_is_scored_the_same(same_as_nltk):
+    # A dict's values view, as NLTK's corpus_bleu and ours take it, with smoothing
+    # that reads the last pair.
+    hypotheses = {0: "the cat sat on the mat".split(), 1: "a dog".split()}.values()
+    references = {0: ["the cat sat on a mat".split()], 1: ["a dog barked".split()]}.values()
+    method5 = SmoothingFunction().method5
+    same_as_nltk(
+        lambda: parallel_corpus_bleu(references, hypotheses, smoothing_function=method5, jobs=1),
+        lambda: nltk_corpus_bleu(references, hypotheses, smoothing_function=NltkSmoothingFunction().method5),
+    )

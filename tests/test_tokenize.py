@@ -82,7 +82,7 @@ TEXT_13A = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=400)
 @given(TEXT_13A)
 def test_13a_equals_sacrebleu_on_random_text(line):
     assert tokenize_13a(line) == SACREBLEU_13A(line).split()
@@ -94,7 +94,7 @@ def test_punctuation_equals_nltk_wordpunct_on_wmt15(data_dir, name):
         assert tokenize_punctuation(line) == wordpunct_tokenize(line)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200)
 @given(st.text(alphabet=st.sampled_from(list("ab9 .,-'!?\t_Яé\u00a0")), max_size=20))
 def test_punctuation_equals_nltk_wordpunct_on_random_text(line):
     assert tokenize_punctuation(line) == wordpunct_tokenize(line)
