@@ -19,6 +19,7 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_scratch import cli
+from bleu_scratch.notebook import read_lines
 from bleu_scratch.tokenize import tokenize_13a
 
 # multi-bleu.perl's published figure for these files (data/wmt15-enru-100/README.md),
@@ -33,11 +34,6 @@ def wmt15(data_dir):
         "raw hypothesis": str(folder / "newstest-2015-100sents.en-ru.google.ru"),
         "raw reference": str(folder / "newstest-2015-100sents.en-ru.ref.ru"),
     }
-
-
-def lines_of(path: str) -> list[str]:
-    with open(path, encoding="utf-8") as file:
-        return file.read().splitlines()
 
 
 def run_main(capsys, *argv: str) -> tuple[int, str, str]:
@@ -61,8 +57,8 @@ def test_wmt15_prints_the_published_line_in_process(capsys, wmt15):
 
 @pytest.mark.parametrize("method", range(8))
 def test_json_score_is_nltk_corpus_bleu_with_each_smoothing_method(capsys, wmt15, method):
-    hypotheses = [line.split() for line in lines_of(wmt15["google.ru"])]
-    references = [[line.split()] for line in lines_of(wmt15["ref.ru"])]
+    hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
+    references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]
     expected = nltk_corpus_bleu(references, hypotheses, smoothing_function=getattr(NltkSmoothingFunction(), f"method{method}"))
     status, out, _ = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json", "--smoothing", str(method))
     assert status == 0
@@ -71,10 +67,10 @@ def test_json_score_is_nltk_corpus_bleu_with_each_smoothing_method(capsys, wmt15
 
 def test_weights_lowercase_13a_and_two_references_agree_with_nltk(capsys, wmt15):
     # The source file as a second "reference" adds a few matches (names, numbers).
-    hypotheses = [tokenize_13a(line.lower()) for line in lines_of(wmt15["google.ru"])]
+    hypotheses = [tokenize_13a(line.lower()) for line in read_lines(wmt15["google.ru"])]
     references = [
         [tokenize_13a(ref.lower()), tokenize_13a(src.lower())]
-        for ref, src in zip(lines_of(wmt15["ref.ru"]), lines_of(wmt15["src.en"]))
+        for ref, src in zip(read_lines(wmt15["ref.ru"]), read_lines(wmt15["src.en"]))
     ]
     expected = nltk_corpus_bleu(references, hypotheses, weights=(0.5, 0.3, 0.2))
     argv = [wmt15["google.ru"], wmt15["ref.ru"], wmt15["src.en"], "--weights", "0.5,0.3,0.2"]
@@ -88,7 +84,7 @@ def test_weights_lowercase_13a_and_two_references_agree_with_nltk(capsys, wmt15)
 
 
 def test_13a_statistics_equal_sacrebleu_on_raw_text(capsys, wmt15):
-    hypotheses, references = lines_of(wmt15["raw hypothesis"]), lines_of(wmt15["raw reference"])
+    hypotheses, references = read_lines(wmt15["raw hypothesis"]), read_lines(wmt15["raw reference"])
     theirs = sacrebleu.corpus_bleu(hypotheses, [references], tokenize="13a")
     status, out, _ = run_main(capsys, wmt15["raw hypothesis"], wmt15["raw reference"], "--tokenize", "13a", "--json")
     stats = json.loads(out)["stats"]
@@ -98,8 +94,8 @@ def test_13a_statistics_equal_sacrebleu_on_raw_text(capsys, wmt15):
 
 
 def test_sentence_scores_are_nltk_sentence_bleu(capsys, wmt15):
-    hypotheses = [line.split() for line in lines_of(wmt15["google.ru"])]
-    references = [line.split() for line in lines_of(wmt15["ref.ru"])]
+    hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
+    references = [line.split() for line in read_lines(wmt15["ref.ru"])]
     method1 = NltkSmoothingFunction().method1
     expected = [nltk_sentence_bleu([r], h, smoothing_function=method1) for r, h in zip(references, hypotheses)]
     status, out, _ = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--sentence", "--json", "--smoothing", "1")
@@ -241,8 +237,8 @@ def test_smoothing_method_6_without_trigram_matches_is_an_error_not_a_crash(caps
 
 @pytest.mark.parametrize("written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]])
 def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wmt15, written):
-    hypotheses = [line.split() for line in lines_of(wmt15["google.ru"])]
-    references = [[line.split()] for line in lines_of(wmt15["ref.ru"])]
+    hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
+    references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]
     status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], *written, "--json")
     assert (status, err) == (0, "")
     assert json.loads(out)["bleu"] == nltk_corpus_bleu(references, hypotheses, weights=(-1, 2))

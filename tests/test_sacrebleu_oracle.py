@@ -21,14 +21,11 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bleu_scratch import BleuStats, corpus_bleu, corpus_stats, sentence_bleu, sentence_stats
+from bleu_scratch.notebook import read_lines
 from bleu_scratch.sacre import sacrebleu_from_stats
 from bleu_scratch.tokenize import tokenize_13a, tokenize_whitespace
 
 SMOOTHINGS = [("exp", None), ("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2)]
-
-
-def read_lines(data_dir, name):
-    return (data_dir / "wmt15-enru-100" / name).read_text(encoding="utf-8").splitlines()
 
 
 def our_stats(hypotheses, reference_streams, tokenize, max_n=4):
@@ -54,7 +51,7 @@ def wmt15(data_dir):
         "moses_ref": "ref.ru",
         "moses_hyp": "google.ru",
     }
-    return {key: read_lines(data_dir, name) for key, name in names.items()}
+    return {key: read_lines(data_dir / "wmt15-enru-100" / name) for key, name in names.items()}
 
 
 def test_wmt15_files_are_aligned(data_dir, wmt15):

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from nltk.tokenize import wordpunct_tokenize
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
+from bleu_scratch.notebook import read_lines
 from bleu_scratch.tokenize import (
     TOKENIZERS,
     tokenize_13a,
@@ -46,13 +47,9 @@ TRICKY = [
 ]
 
 
-def read_lines(data_dir, name):
-    return (data_dir / "wmt15-enru-100" / name).read_text(encoding="utf-8").splitlines()
-
-
 @pytest.mark.parametrize("name", PLAIN_FILES)
 def test_13a_equals_sacrebleu_on_wmt15(data_dir, name):
-    lines = read_lines(data_dir, name)
+    lines = read_lines(data_dir / "wmt15-enru-100" / name)
     assert len(lines) == 100
     for line in lines:
         assert tokenize_13a(line) == SACREBLEU_13A(line).split(), line
@@ -90,7 +87,7 @@ def test_13a_equals_sacrebleu_on_random_text(line):
 
 @pytest.mark.parametrize("name", PLAIN_FILES)
 def test_punctuation_equals_nltk_wordpunct_on_wmt15(data_dir, name):
-    for line in read_lines(data_dir, name):
+    for line in read_lines(data_dir / "wmt15-enru-100" / name):
         assert tokenize_punctuation(line) == wordpunct_tokenize(line)
 
 
