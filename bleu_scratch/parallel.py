@@ -13,6 +13,12 @@ command line (``bleu-scratch --jobs N``) uses the same ``sum_shard_stats`` on
 shards of lines. Only this process imports Dask, and only when processes are
 asked for: the workers receive a plain function and its shard, so each one
 holds Python and this package (about 20 MB), not another copy of Dask.
+
+On one machine Dask's part here is small: its threads wait while the
+processes count. What carries over to a cluster is the shape, shards mapped
+to statistics and summed; notebook 10 writes it as a ``dask.bag``
+reduction, which a ``dask.distributed`` client would run as it is (not
+tested here: the project does not install ``distributed``).
 """
 
 import multiprocessing
