@@ -3,7 +3,7 @@
     python benchmarks/bench_corpus_bleu.py                 # 100,000 segments, 1 and 4 references
     python benchmarks/bench_corpus_bleu.py --segments 10000 --repeats 5
 
-The corpus is bleu_scratch.parallel.synthetic_corpus (seeded, Zipfian words,
+The corpus is bleu_scratch.synthetic_corpus (seeded, Zipfian words,
 segments of about 25 tokens). NLTK's corpus_bleu takes tokens and sacrebleu's
 takes lines of text, so bleu_scratch is timed both ways:
 
@@ -43,9 +43,7 @@ import sacrebleu
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
 import bleu_scratch
-from bleu_scratch.fast import fast_corpus_stats
-from bleu_scratch.parallel import synthetic_corpus
-from bleu_scratch.sacre import sacrebleu_from_stats
+from bleu_scratch import fast_corpus_stats, sacrebleu_from_stats, synthetic_corpus
 
 
 def implementations(list_of_references, hypotheses) -> dict:

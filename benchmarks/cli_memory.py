@@ -3,7 +3,7 @@
     python benchmarks/cli_memory.py                          # 1,000,000 segments, --jobs 1 2 4
     python benchmarks/cli_memory.py --segments 200000 --jobs 1 2 --dir /tmp/cli
 
-The files are written from bleu_scratch.parallel.synthetic_corpus (about 25
+The files are written from bleu_scratch.synthetic_corpus (about 25
 tokens a segment, one reference; 1,000,000 segments are 117 MB a file, and take
 about 40 s to write) into --dir, or a temporary directory; files already there
 for the same number of segments are reused.
@@ -24,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bleu_scratch.parallel import synthetic_corpus
+from bleu_scratch import synthetic_corpus
 
-COMMAND = [sys.executable, "-m", "bleu_scratch"]
+COMMAND = [sys.executable, "-m", "bleu_cli"]
 
 
 def write_corpus(folder: Path, segments: int) -> tuple[Path, Path]:

@@ -5,33 +5,90 @@
 ``corpus_bleu``, ``modified_precision``, ``closest_ref_length``,
 ``brevity_penalty`` and ``SmoothingFunction``.
 
+Every name here is a lesson's, in lesson order. The functions that take
+input a user can get wrong are checked once at the door (``api.py``) and
+then run the lesson's code unchanged. One name is not its lesson's own:
+``corpus_bleu`` is lesson 10's, lesson 06's score on statistics counted
+faster (``fast.py``), the same value; ``bleu_scratch.corpus.corpus_bleu`` is
+lesson 06's.
+
 >>> from bleu_scratch import sentence_bleu
 >>> sentence_bleu([["the", "cat", "sat", "down"]], ["the", "cat", "sat", "down"])
 1.0
 """
 
-from .brevity import brevity_penalty, closest_ref_length
-from .clipping import clipped_counts, max_reference_counts
-from .corpus import corpus_bleu, corpus_stats
+# Lesson 01: tokens and n-grams
+from .api import tokenize_13a, tokenize_lowercase, tokenize_paper, tokenize_punctuation, tokenize_whitespace
+from .tokenize import TOKENIZERS
 from .ngrams import count_ngrams, ngrams
-from .precision import Precision, modified_precision
-from .sentence import BleuStats, bleu_from_stats, sentence_bleu, sentence_stats
-from .smoothing import SmoothingFunction
+
+# Lesson 02: clipping
+from .clipping import clipped_counts, max_reference_counts
+
+# Lesson 03: modified precision
+from .precision import Precision
+from .api import modified_precision
+
+# Lesson 04: the brevity penalty
+from .brevity import brevity_penalty
+from .api import closest_ref_length
+
+# Lesson 05: the sentence score
+from .sentence import BleuStats, geometric_mean_score, no_smoothing
+from .api import bleu_from_stats, sentence_bleu, sentence_stats
+
+# Lesson 06: the corpus score (corpus_bleu: lesson 10's, see above)
+from .api import corpus_stats
+
+# Lesson 07: smoothing
+from .smoothing import SmoothingError, SmoothingFunction
+
+# Lesson 08: published figures and the variants behind them
+from .variants import renormalised_weights
+from .api import first_closest_ref_length, shortest_ref_length, variant_sentence_bleu
+
+# Lesson 09: sacrebleu
+from .api import sacrebleu_from_stats
+
+# Lesson 10: scale
+from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
+from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
+from .synthetic import synthetic_corpus
 
 __all__ = [
-    "BleuStats",
-    "Precision",
-    "SmoothingFunction",
-    "bleu_from_stats",
-    "brevity_penalty",
-    "clipped_counts",
-    "closest_ref_length",
-    "corpus_bleu",
-    "corpus_stats",
+    "TOKENIZERS",
+    "tokenize_whitespace",
+    "tokenize_lowercase",
+    "tokenize_punctuation",
+    "tokenize_paper",
+    "tokenize_13a",
+    "ngrams",
     "count_ngrams",
     "max_reference_counts",
+    "clipped_counts",
+    "Precision",
     "modified_precision",
-    "ngrams",
-    "sentence_bleu",
+    "closest_ref_length",
+    "brevity_penalty",
+    "BleuStats",
     "sentence_stats",
+    "no_smoothing",
+    "geometric_mean_score",
+    "bleu_from_stats",
+    "sentence_bleu",
+    "corpus_stats",
+    "SmoothingFunction",
+    "SmoothingError",
+    "shortest_ref_length",
+    "first_closest_ref_length",
+    "renormalised_weights",
+    "variant_sentence_bleu",
+    "sacrebleu_from_stats",
+    "fast_sentence_stats",
+    "fast_corpus_stats",
+    "fast_stats_of_pairs",
+    "corpus_bleu",
+    "parallel_corpus_stats",
+    "parallel_corpus_bleu",
+    "synthetic_corpus",
 ]

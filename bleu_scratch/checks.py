@@ -1,4 +1,4 @@
-"""Input checks shared by the public functions.
+"""Input checks: what the public functions check at the door, before any lesson code runs.
 
 NLTK accepts some common mistakes silently (a string is scored as a list of
 characters) or crashes on them with an error that does not name the cause
@@ -15,6 +15,8 @@ a set of references) copied into a list, so the lessons can slice them.
 from collections.abc import Collection, Iterator, Mapping, Sequence, Set
 from operator import is_
 from typing import Any
+
+from .sentence import BleuStats, max_n_of
 
 
 def check_tokens(tokens: Any, what: str) -> Sequence:
@@ -153,6 +155,63 @@ def check_order(n: Any) -> None:
         raise TypeError(f"n is the n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
     if n < 1:
         raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+
+
+def check_weights(weights: Any) -> None:
+    """Raise a clear error unless ``weights`` holds at least one weight.
+
+    >>> check_weights((0.5, 0.5))
+    >>> check_weights(())
+    Traceback (most recent call last):
+    ...
+    ValueError: weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)
+    """
+    if max_n_of(weights) == 0:
+        raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
+
+
+def check_stats_for_weights(stats: BleuStats, weights: Any) -> None:
+    """Raise a clear error unless ``stats`` counted every n-gram order ``weights`` needs.
+
+    >>> check_stats_for_weights(BleuStats.zero(2), (0.25, 0.25, 0.25, 0.25))
+    Traceback (most recent call last):
+    ...
+    ValueError: weights need 4-gram statistics, but stats have max_n=2
+    """
+    check_weights(weights)
+    if stats.max_n < max_n_of(weights):
+        raise ValueError(f"weights need {max_n_of(weights)}-gram statistics, but stats have max_n={stats.max_n}")
+
+
+def check_line(line: Any, tokenizer: str) -> None:
+    """Raise a clear error unless ``line`` is one line of text, as a tokenizer takes it.
+
+    A list of tokens passed again would otherwise fail deep inside str methods.
+
+    >>> check_line(["already", "tokens"], "tokenize_13a")
+    Traceback (most recent call last):
+    ...
+    TypeError: tokenize_13a takes one line of text (a str) and returns its tokens; got list
+    """
+    if not isinstance(line, str):
+        raise TypeError(
+            f"{tokenizer} takes one line of text (a str) and returns its tokens; got {type(line).__name__}"
+        )
+
+
+def check_sacrebleu_options(stats: Any, smooth_method: str, methods: Collection[str]) -> None:
+    """Raise a clear error unless ``stats`` are ``BleuStats`` and ``smooth_method`` one of ``methods``.
+
+    >>> check_sacrebleu_options(BleuStats.zero(4), "exp", ["exp", "none"])
+    >>> check_sacrebleu_options(BleuStats.zero(4), "add-one", ["exp", "none"])
+    Traceback (most recent call last):
+    ...
+    ValueError: smooth_method must be one of ['exp', 'none'], got 'add-one'
+    """
+    if not isinstance(stats, BleuStats):
+        raise TypeError(f"stats must be BleuStats (from sentence_stats or corpus_stats), got {type(stats).__name__}")
+    if smooth_method not in methods:
+        raise ValueError(f"smooth_method must be one of {sorted(methods)}, got {smooth_method!r}")
 
 
 def _check_item(value: Any, what: str, kind: str, kinds: str, fix: str) -> Sequence:

@@ -1,4 +1,4 @@
-"""The statistics of lessons 05-06, counted fast.
+"""Lesson 10: the statistics of lessons 05-06, counted fast.
 
 ``sentence_stats`` builds a Counter per reference per order and clips with
 Python loops: clear, but as slow as NLTK. This module computes the same
@@ -19,14 +19,17 @@ per-n-gram work inside C, and with less of it:
   for every order;
 - corpus totals are kept as plain integer lists, not summed ``BleuStats``.
 
-It skips input checks; callers check first (``corpus_bleu`` does).
+``corpus_bleu`` here is lesson 06's score on these statistics, and it is the
+``bleu_scratch.corpus_bleu`` the package exports: the same value as lesson
+06's ``corpus_bleu`` (tests/lessons/test_fast.py holds them equal), faster.
 """
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from .brevity import closest_ref_length
 from .ngrams import Token
-from .sentence import BleuStats
+from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
 
 
 def fast_sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
@@ -68,7 +71,7 @@ def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequenc
     for references, hypothesis in pairs:
         length = len(hypothesis)
         hyp_len += length
-        ref_len += min((len(r) for r in references), key=lambda r: (abs(r - length), r))
+        ref_len += closest_ref_length(references, length)
         hyp_shifts = _shifts(hypothesis, max_n)
         ref_shifts = [_shifts(r, max_n) for r in references]
         for i in range(max_n):
@@ -83,18 +86,18 @@ def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequenc
                 matches[i] += total - len(unmatched)
             else:
                 hyp_counts = Counter(_ngrams(hyp_shifts, n))
-                matches[i] += _clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
+                matches[i] += clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
     return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals), tuple(too_short))
 
 
-def _clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
+def clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
     """Sum over hypothesis n-grams of min(count, its largest count in one reference).
 
     An n-gram the hypothesis has once counts if any reference has it (a set
     difference, as above); only the few repeated ones are counted in the
     references, with ``list.count``.
 
-    >>> _clipped_matches(Counter("the the the cat".split()), ["the cat the".split(), "a cat".split()])
+    >>> clipped_matches(Counter("the the the cat".split()), ["the cat the".split(), "a cat".split()])
     3
     """
     repeated = {ngram: count for ngram, count in hyp_counts.items() if count > 1}
@@ -111,3 +114,23 @@ def _shifts(tokens: Sequence[Token], max_n: int) -> list[Sequence[Token]]:
 def _ngrams(shifts: list[Sequence[Token]], n: int) -> Iterable:
     """The n-grams as tuples from ``_shifts``, or the tokens themselves for n = 1."""
     return shifts[0] if n == 1 else zip(*shifts[:n])
+
+
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+):
+    """Lesson 06's ``corpus_bleu``, on statistics counted by ``fast_corpus_stats``.
+
+    >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
+    >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
+    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
+    0.8825
+    """
+    ### BEGIN SOLUTION
+    stats = fast_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
+    ### END SOLUTION

@@ -1,13 +1,17 @@
 """Small helpers the lesson notebooks share, kept here so that no notebook keeps its own copy.
 
-Nothing here computes BLEU: the notebooks use it to show tables, catch NLTK's
-warnings and read the data files.
+Nothing here computes BLEU: the notebooks use it to show code and tables,
+catch NLTK's warnings and read the data files.
 """
 
+import ast
+import inspect
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from .exercises import unwritten_exercise
 
 _previewed: set[str] = set()
 
@@ -72,6 +76,27 @@ def read_lines(path: str | Path) -> list[str]:
     return Path(path).read_text(encoding="utf-8").splitlines()
 
 
+def print_source(function: Callable, docstring: bool = True) -> None:
+    """Print the source of a public function or class, with or without its docstring.
+
+    >>> from bleu_scratch import no_smoothing
+    >>> print_source(no_smoothing, docstring=False)  # doctest: +ELLIPSIS
+    def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
+        smoothed = []
+        for i, p_i in enumerate(p_n):
+    ...
+        return smoothed
+    """
+    source = inspect.getsource(function)
+    lines = source.splitlines()
+    if not docstring:
+        definition = ast.parse(source).body[0]
+        first = definition.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+            del lines[first.lineno - 1 : first.end_lineno]
+    print("\n".join(lines))
+
+
 def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "NLTK's answer is shown") -> Callable:
     """``ours``, a function of a later lesson; ``stand_in``'s answer while it is still an exercise.
 
@@ -93,8 +118,6 @@ def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "
         try:
             return ours(*args, **kwargs)
         except NotImplementedError as error:
-            from .classroom import unwritten_exercise
-
             if unwritten_exercise(error) is None:  # the student's own NotImplementedError, not a stub
                 raise
             if ours.__name__ not in _previewed:

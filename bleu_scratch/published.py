@@ -30,6 +30,7 @@ from .clipping import clipped_counts, max_reference_counts
 from .ngrams import count_ngrams, ngrams
 from .precision import modified_precision
 from .sentence import sentence_bleu
+from .tokenize import TOKENIZERS
 from .variants import shortest_ref_length, variant_sentence_bleu
 
 Tokens = list[str]
@@ -49,38 +50,16 @@ def load_examples(path: str | Path) -> list[dict]:
     return json.loads(Path(path).read_text(encoding="utf-8"))["examples"]
 
 
-def paper_tokens(text: str) -> Tokens:
-    """Lowercase, and keep only the letters and digits of each whitespace token.
-
-    >>> paper_tokens("It is the guiding principle of the Party.")
-    ['it', 'is', 'the', 'guiding', 'principle', 'of', 'the', 'party']
-    """
-    words = (re.sub(r"[^0-9a-z]", "", word) for word in text.lower().split())
-    return [word for word in words if word]
-
-
-def lowercase_tokens(text: str) -> Tokens:
-    """Lowercase, split on whitespace, and drop a final period.
-
-    >>> lowercase_tokens("The cat is on the mat.")
-    ['the', 'cat', 'is', 'on', 'the', 'mat']
-    """
-    return text.lower().removesuffix(".").split()
-
-
-# Keyed by the exact "tokenization" text of the data file, so a new rule fails loudly.
-TOKENIZERS: dict[str, Callable[[Any], Tokens]] = {
-    "str.split() (whitespace, case and punctuation kept)": str.split,
-    "str.split()": str.split,
-    "lowercase, drop non-alphanumeric characters inside each whitespace token": paper_tokens,
-    "lowercase, whitespace split, final period dropped": lowercase_tokens,
-    "none (tokens given)": list,
-}
-
-
 def tokenized(entry: dict) -> tuple[list[Tokens], Tokens]:
-    """The entry's references and hypothesis as token lists, by its own tokenization."""
-    tokenize = TOKENIZERS[entry["tokenization"]]
+    """The entry's references and hypothesis as token lists, by the tokenizer it names.
+
+    >>> tokenized({"tokenizer": "paper", "references": ["The cat."], "hypothesis": "the cat"})
+    ([['the', 'cat']], ['the', 'cat'])
+    >>> tokenized({"tokenizer": None, "references": [["A", "test"]], "hypothesis": ["A"]})
+    ([['A', 'test']], ['A'])
+    """
+    # None: the source printed its tokens, and the entry holds them as lists.
+    tokenize = list if entry["tokenizer"] is None else TOKENIZERS[entry["tokenizer"]]
     return [tokenize(r) for r in entry["references"]], tokenize(entry["hypothesis"])
 
 
@@ -111,11 +90,10 @@ def _fraction(p) -> list[int]:
     return [p.numerator, p.denominator]
 
 
-def _quiet(score: Callable, *args, **kwargs) -> Any:
+def _sentence_bleu_of(bleu: Any, refs: list[Tokens], hyp: Tokens, entry: dict) -> float:
     # Zero-count warnings are expected here: the tiny scores they announce are the point.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return score(*args, **kwargs)
+    with warnings.catch_warnings(action="ignore"):
+        return bleu.sentence_bleu(refs, hyp, tuple(entry["weights"]))
 
 
 class Procedure(NamedTuple):
@@ -154,7 +132,7 @@ PROCEDURES: dict[str, Procedure] = {
         "sentence BLEU",
         "NLTK 3.2.2-3.2.5's default: zero precisions left out, weights kept",
         lambda refs, hyp, e: variant_sentence_bleu(refs, hyp, tuple(e["weights"])),
-        lambda bleu, refs, hyp, e: _quiet(bleu.sentence_bleu, refs, hyp, tuple(e["weights"])),
+        _sentence_bleu_of,
         "since NLTK 3.3 a zero precision counts as 2.2e-308, about 1e-77 per zero order, instead of being left out",
     ),
     "brevity_penalty_variant_shortest_reference": Procedure(
@@ -170,7 +148,7 @@ PROCEDURES: dict[str, Procedure] = {
         lambda refs, hyp, e: variant_sentence_bleu(
             refs, hyp, tuple(e["weights"]), ref_length=shortest_ref_length, renormalise=True
         ),
-        lambda bleu, refs, hyp, e: _quiet(bleu.sentence_bleu, refs, hyp, tuple(e["weights"])),
+        _sentence_bleu_of,
         "the standard score uses the closest reference and keeps zero precisions",
     ),
 }

@@ -7,17 +7,25 @@ corpus score of lesson 06 can reuse the same code on summed statistics.
 """
 
 import math
+import sys
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .brevity import brevity_penalty, closest_ref_length
-from .checks import check_references, check_tokens
 from .clipping import clipped_counts, max_reference_counts
 from .ngrams import Token, count_ngrams
 from .precision import Precision
-from .smoothing import SmoothingFunction
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+
+# NLTK's warning, word for word, for an order with no match.
+ZERO_ORDER_WARNING = (
+    "\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
+    "Therefore the BLEU score evaluates to 0, independently of\n"
+    "how many N-gram overlaps of lower order it contains.\n"
+    "Consider using lower n-gram order or use SmoothingFunction()"
+)
 
 
 @dataclass(frozen=True)
@@ -74,8 +82,6 @@ def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[T
     >>> sentence_stats(["the cat is on the mat".split()], "the the the".split(), max_n=2)
     BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0))
     """
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    references = check_references(references)
     ### BEGIN SOLUTION
     matches, totals = [], []
     for n in range(1, max_n + 1):
@@ -115,10 +121,7 @@ def max_n_of(weights) -> int:
     >>> max_n_of([(1.0,), (0.25, 0.25, 0.25, 0.25)])
     4
     """
-    max_n = max(len(weight) for weight in weight_vectors(weights))
-    if max_n == 0:
-        raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
-    return max_n
+    return max(len(weight) for weight in weight_vectors(weights))
 
 
 def is_default_weights(weight) -> bool:
@@ -135,6 +138,32 @@ def is_default_weights(weight) -> bool:
         return bool(weight == DEFAULT_WEIGHTS)
     except ValueError:
         return False
+
+
+def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
+    """NLTK's rule when nothing smooths (``SmoothingFunction().method0``).
+
+    A zero precision would make the geometric mean 0 (its log is minus
+    infinity). NLTK warns and puts the smallest normal float,
+    ``sys.float_info.min`` (about 2.2e-308), in its place, so one zero order
+    of four makes the score about (2.2e-308) ** (1/4), 1.2e-77, not 0.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     no_smoothing([Precision(3, 4), Precision(0, 3)])
+    [Precision(3, 4), 2.2250738585072014e-308]
+    >>> str(caught[0].message).splitlines()[1]
+    'The hypothesis contains 0 counts of 2-gram overlaps.'
+    """
+    smoothed = []
+    for i, p_i in enumerate(p_n):
+        if p_i.numerator != 0:
+            smoothed.append(p_i)
+        else:
+            warnings.warn(ZERO_ORDER_WARNING.format(i + 1))
+            smoothed.append(sys.float_info.min)
+    return smoothed
 
 
 def geometric_mean_score(p_n: Sequence, weights: Sequence[float], bp: float) -> float:
@@ -165,6 +194,7 @@ def bleu_from_stats(
     ``last_references`` and ``last_hypothesis`` are the corpus's last sentence
     pair, which smoothing methods 5 to 7 read (an NLTK quirk kept on purpose).
 
+    >>> from bleu_scratch import BleuStats
     >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(4, 3), totals=(4, 3), too_short=(0, 0))
     >>> bleu_from_stats(stats, weights=(0.5, 0.5))
     1.0
@@ -174,13 +204,11 @@ def bleu_from_stats(
     # a list holding one vector gives a plain score.
     several = len(weight_list) > 1
     max_weight_length = max_n_of(weights)
-    if stats.max_n < max_weight_length:
-        raise ValueError(f"weights need {max_weight_length}-gram statistics, but stats have max_n={stats.max_n}")
     if stats.matches[0] == 0:
         return [0] * len(weight_list) if several else 0
     bp = brevity_penalty(stats.ref_len, stats.hyp_len)
     p_n = [Precision(stats.matches[i], stats.nltk_totals[i]) for i in range(max_weight_length)]
-    smoothing_function = smoothing_function or SmoothingFunction().method0
+    smoothing_function = smoothing_function or no_smoothing
     p_n = smoothing_function(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=stats.hyp_len)
 
     scores = []
@@ -212,10 +240,5 @@ def sentence_bleu(
     >>> round(sentence_bleu(references, hypothesis, weights=(0.5, 0.5)), 4)
     0.7454
     """
-    # Checked here too, so that smoothing methods 5-7 get the same lists.
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    references = check_references(references)
     stats = sentence_stats(references, hypothesis, max_n_of(weights))
     return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
-
-

@@ -15,19 +15,24 @@ and returns the smoothed list; some change ``p_n`` in place, as NLTK's do.
 """
 
 import math
-import sys
-import warnings
 from collections.abc import Sequence
 
 from .ngrams import Token, ngrams
 from .precision import Precision, modified_precision
+from .sentence import no_smoothing
 
-ZERO_ORDER_WARNING = (
-    "\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
-    "Therefore the BLEU score evaluates to 0, independently of\n"
-    "how many N-gram overlaps of lower order it contains.\n"
-    "Consider using lower n-gram order or use SmoothingFunction()"
-)
+
+class SmoothingError(ValueError):
+    """A smoothing method cannot score this input; ``needs`` says what it lacks.
+
+    ``needs`` is ``"orders"`` (fewer n-gram orders than the method reads) or
+    ``"trigram match"``; the message says how to fix it in Python, and a
+    tool with other spellings (the command line) can say it in its own.
+    """
+
+    def __init__(self, method: int, needs: str, message: str) -> None:
+        super().__init__(message)
+        self.method, self.needs = method, needs
 
 
 class SmoothingFunction:
@@ -46,18 +51,11 @@ class SmoothingFunction:
         self.k = k  # method 4: scale of the length-dependent count
 
     def method0(self, p_n: list, *args, **kwargs) -> list:
-        """No smoothing: a zero precision becomes the smallest positive float, with a warning.
+        """No smoothing: lesson 05's rule, a zero precision becomes the smallest normal float, with a warning.
 
         The score is then about 1e-77 (one zero order of four) instead of 0.
         """
-        p_n_new = []
-        for i, p_i in enumerate(p_n):
-            if p_i.numerator != 0:
-                p_n_new.append(p_i)
-            else:
-                warnings.warn(ZERO_ORDER_WARNING.format(i + 1))
-                p_n_new.append(sys.float_info.min)
-        return p_n_new
+        return no_smoothing(p_n)
 
     def method1(self, p_n: list, *args, **kwargs) -> list:
         """Add ``epsilon`` to the numerator of each zero precision.
@@ -137,15 +135,19 @@ class SmoothingFunction:
         """
         # NLTK fails here with IndexError or a bare AssertionError.
         if len(p_n) < 3:
-            raise ValueError(
+            raise SmoothingError(
+                6,
+                "orders",
                 f"smoothing method 6 starts at trigrams, so it needs weights for at least "
-                f"3 n-gram orders; got {len(p_n)}. Use e.g. weights=(0.25, 0.25, 0.25, 0.25)"
+                f"3 n-gram orders; got {len(p_n)}. Use e.g. weights=(0.25, 0.25, 0.25, 0.25)",
             )
         if not p_n[2]:
-            raise ValueError(
+            raise SmoothingError(
+                6,
+                "trigram match",
                 "smoothing method 6 needs at least one trigram match (its prior divides "
                 "by the trigram precision); this hypothesis has none. Use another method, "
-                "e.g. SmoothingFunction().method1"
+                "e.g. SmoothingFunction().method1",
             )
         for i, p_i in enumerate(p_n):
             if i in (0, 1):

@@ -19,7 +19,6 @@ written here next to the standard one so both can be run on the same input:
 from collections.abc import Callable, Sequence
 
 from .brevity import brevity_penalty, closest_ref_length
-from .checks import check_references
 from .ngrams import Token
 from .precision import Precision
 from .sentence import DEFAULT_WEIGHTS, geometric_mean_score, sentence_stats
@@ -37,7 +36,6 @@ def shortest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> 
     >>> shortest_ref_length(refs, 8), closest_ref_length(refs, 8)
     (3, 9)
     """
-    references = check_references(references)
     ### BEGIN SOLUTION
     return min(len(reference) for reference in references)
     ### END SOLUTION
@@ -53,7 +51,6 @@ def first_closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int
     >>> first_closest_ref_length(refs, 5), closest_ref_length(refs, 5)
     (6, 4)
     """
-    references = check_references(references)
     ### BEGIN SOLUTION
     ref_lens = [len(reference) for reference in references]
     # min returns the first of equal keys, like numpy.argmin.

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, settings
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
 
 from bleu_scratch import SmoothingFunction
-from bleu_scratch.classroom import unwritten_exercise
+from bleu_scratch.exercises import unwritten_exercise
 
 DATA = Path(__file__).parent.parent / "data"
 

@@ -1,0 +1,25 @@
+"""The course tools: a student edition without solutions, its autograder, and nbgrader's metadata.
+
+::
+
+    python -m bleu_classroom release OUT_DIR [--force]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--timeout SECONDS] [--memory-mb MB]
+    python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
+
+Solutions are marked the way nbgrader marks them: the lines between a
+``### BEGIN SOLUTION`` comment line and a ``### END SOLUTION`` comment line,
+in the package's lesson functions and in the notebooks' exercise cells.
+
+- ``markers``: finding the marked regions and replacing them by nbgrader's stub;
+- ``release``: the student edition of the repository, written to a folder;
+- ``leaks``: the search that stops a release if a solution line can still be read;
+- ``readme``: the edition's README for students (template ``student_README.md``);
+- ``edition_conftest.py``: the edition's ``conftest.py``, which skips what is not written yet;
+- ``nbgrader_tags``: nbgrader's cell metadata for the notebooks;
+- ``units``, ``cases``, ``oracle``: the graded functions, their cases, NLTK's answers;
+- ``plain``: answers as typed JSON between the grading processes;
+- ``child``: the process that runs the student's code; ``grader``: the one that marks it;
+- ``report``: the marks as a table or JSON; ``command``: the command line.
+
+The lessons and the command line never import this package; it builds on them.
+"""

@@ -1,0 +1,74 @@
+"""The course tools' command line (``python -m bleu_classroom``).
+
+::
+
+    python -m bleu_classroom release OUT_DIR [--force]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--timeout SECONDS] [--memory-mb MB]
+    python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
+"""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .errors import ClassroomError
+from .grader import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, grade
+from .units import UNITS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bleu_classroom", description="The course edition: release it, grade it, tag it for nbgrader.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    release_parser = commands.add_parser("release", help="write the student edition (solutions replaced by stubs)")
+    release_parser.add_argument("out_dir", type=Path)
+    release_parser.add_argument("--force", action="store_true", help="write into a non-empty directory")
+    grade_parser = commands.add_parser("grade", help="grade the bleu_scratch package of a student edition")
+    grade_parser.add_argument("directory", type=Path, nargs="?", default=Path("."))
+    grade_parser.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
+    grade_parser.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions")
+    grade_parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds each test case may run (default {DEFAULT_TIMEOUT:g})"
+    )
+    grade_parser.add_argument(
+        "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+        help=f"memory the grading process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
+    )
+    tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
+    tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
+    args = parser.parse_args(argv)
+    # Releasing and tagging read the stub from bleu_scratch, so they import it;
+    # grading must start even when the student's bleu_scratch does not import.
+    try:
+        if args.command == "tag-nbgrader":
+            from .nbgrader_tags import tag_nbgrader_dir
+
+            results = tag_nbgrader_dir(args.notebook_dir)
+            for name, exercises, changed in results:
+                print(f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, {'tagged' if changed else 'unchanged'}")
+            print(f"{sum(changed for *_, changed in results)} of {len(results)} notebooks changed")
+        elif args.command == "release":
+            from .release import release
+
+            started = time.perf_counter()
+            edition = release(args.out_dir, force=args.force)
+            functions = sum(len(names) for names in edition.stubbed.values())
+            print(
+                f"wrote the student edition to {args.out_dir}: {len(edition.files)} files, "
+                f"{functions} functions to write in {len(edition.stubbed)} modules, "
+                f"{sum(edition.notebook_exercises.values())} exercise cells in {len(edition.notebook_exercises)} notebooks "
+                f"({time.perf_counter() - started:.1f}s)"
+            )
+            graded = {unit.name for unit in UNITS}
+            ungraded = [f"{name} ({Path(module).name})" for module, names in sorted(edition.stubbed.items()) for name in names if name not in graded]
+            if ungraded:
+                print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
+        else:
+            report = grade(args.directory, timeout=args.timeout, only=args.only, memory_mb=args.memory_mb)
+            print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
+    except ClassroomError as error:
+        print(f"classroom {args.command}: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+

@@ -1,0 +1,135 @@
+"""pytest in the student edition: a test that reaches an exercise not written yet is skipped, not failed.
+
+``python -m bleu_classroom release`` writes this file as the edition's
+top-level conftest.py. The instructor's repository has none: there a
+missing function is a failure like any other.
+
+A skipped test names the exercise it waits for, and the summary at the end
+counts the tests that wait for each one (``pytest -rs`` lists them all). A
+test of a function you wrote that gives a wrong answer fails as usual.
+
+A notebook stops at its first cell that reaches an unwritten exercise (a
+lesson function, or the notebook's own exercise cell), as Jupyter's "Run All"
+does: its later cells are skipped too. The command catches a stub's error
+and exits with a message naming it, so a failed test of tests/cli/ is
+skipped while the command, tried here on a two-word file, stops at an
+unwritten exercise.
+"""
+
+import contextlib
+import doctest
+import functools
+import io
+import re
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import bleu_cli
+from bleu_scratch.exercises import exercise_not_written, unwritten_exercise
+
+# IPython colours the tracebacks that nbval passes on.
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+stopped_notebooks: dict[Path, str] = {}  # notebook -> the exercise its first stopped cell waits for
+waiting: Counter = Counter()  # exercise -> number of tests skipped for it
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport:
+    report = yield
+    if report.failed and call.excinfo is not None:
+        reason = not_written_yet(item, call.excinfo.value)
+        if reason is None and item.path.parent.name == "cli":
+            # The command catches the stub's error and exits 2 naming it (in a
+            # process of its own, or in this one): its tests wait for its score.
+            reason = command_not_written()
+        if reason:
+            path, line = item.reportinfo()[:2]
+            report.outcome = "skipped"
+            report.longrepr = (str(path), (line or 0) + 1, f"Skipped: {reason}")
+            waiting[reason] += 1
+            if item.path.suffix == ".ipynb":
+                stopped_notebooks[item.path] = reason
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)  # before the skipping plugin reads the marks
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = stopped_notebooks.get(item.path)
+    if reason:
+        waiting[reason] += 1
+        item.add_marker(pytest.mark.skip(reason=f"an earlier cell stopped: {reason}"))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if waiting:
+        terminalreporter.write_sep("-", "tests skipped until you write these exercises")
+        by_lesson = sorted(waiting.items(), key=lambda item: (re.findall(r"lesson (\d+)", item[0]), item[0]))
+        for reason, count in by_lesson:
+            terminalreporter.write_line(f"{count:5d}  {reason}")
+
+
+@functools.cache
+def command_not_written() -> str | None:
+    """The exercise ``bleu-scratch`` stops at, or None once it scores (tried once, in this process)."""
+    with tempfile.TemporaryDirectory() as folder:
+        text = Path(folder) / "text.txt"
+        text.write_text("a b\n", encoding="utf-8")
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as errors:
+            try:
+                status = bleu_cli.main([str(text), str(text)])
+            except Exception:  # a bug of the student's, not a stub: the tests themselves will show it
+                return None
+    # "bleu-scratch: error: <the exercise>; the command scores once ...": the command's own message.
+    return errors.getvalue().removeprefix("bleu-scratch: error: ").split(";")[0] if status == 2 else None
+
+
+def not_written_yet(item: pytest.Item, error: BaseException) -> str | None:
+    """The exercise not written yet that ``error`` stopped ``item`` at, or None."""
+    if isinstance(error, doctest.UnexpectedException):  # a docstring example raised it
+        error = error.exc_info[1]
+    if item.path.suffix == ".ipynb":
+        notebook = item.nodeid.split("::")[0]  # relative to the edition's folder
+        return notebook_cell_stopped(notebook, getattr(error, "inner_traceback", None) or "")
+    return unwritten_exercise(error)
+
+
+def notebook_cell_stopped(notebook: str, traceback: str) -> str | None:
+    """The exercise a cell of ``notebook`` stopped at, read from the kernel's ``traceback``, or None.
+
+    >>> traceback = "\\n".join([
+    ...     "NotImplementedError                       Traceback (most recent call last)",
+    ...     "Cell In[1], line 3",
+    ...     "----> 3     print(ngrams(tokens, 2))",
+    ...     "File ~/bleu/bleu_scratch/ngrams.py:26, in ngrams(tokens, n)",
+    ...     "     25 # YOUR CODE HERE",
+    ...     "---> 26 raise NotImplementedError()",
+    ...     "",
+    ...     "NotImplementedError: ",
+    ... ])
+    >>> notebook_cell_stopped("notebooks/01_tokens_and_ngrams.ipynb", traceback)
+    "bleu_scratch.ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)"
+
+    The notebook's own exercise cell (or a function it defines) raises it in a cell:
+
+    >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", traceback.replace("File ~/bleu/bleu_scratch/ngrams.py:26, in ngrams(tokens, n)", ""))
+    'an exercise cell of notebooks/02_clipping.ipynb (lesson 02) is not written yet'
+    >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", "NameError: name 'p_1' is not defined") is None
+    True
+    """
+    lines = [line.strip() for line in ANSI.sub("", traceback).splitlines() if line.strip()]
+    # "---> 26 raise NotImplementedError()": the line each frame stopped at.
+    arrows = [re.sub(r"^-+>\s*\d+\s*", "", line) for line in lines if re.match(r"-+>", line)]
+    if not lines or not lines[-1].startswith("NotImplementedError") or arrows[-1:] != ["raise NotImplementedError()"]:
+        return None
+    frames = [line for line in lines if line.startswith(("File ", "Cell In["))]
+    package_file = re.match(r"File (.+):\d+, in (\w+)", frames[-1]) if frames else None
+    if package_file:
+        parts = re.split(r"[\\/]", package_file.group(1))
+        if parts[-2:-1] == ["bleu_scratch"]:
+            return exercise_not_written(f"bleu_scratch.{Path(parts[-1]).stem}", package_file.group(2))
+        return None
+    lesson = re.match(r"(\d+)_", Path(notebook).name)
+    return f"an exercise cell of {notebook}{f' (lesson {lesson.group(1)})' if lesson else ''} is not written yet"

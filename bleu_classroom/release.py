@@ -1,0 +1,203 @@
+"""The release: the student edition, every solution replaced by nbgrader's stub, checked for leaks."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ClassroomError
+from .leaks import as_text, find_leaks, passages
+from .markers import CODE_STUB, TEXT_STUB, Region, marked_functions, strip_solutions, marker_in
+from .nbgrader_tags import cell_source, notebook_json
+from .readme import student_readme
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# Never part of the edition: version control, caches, build output, CI and
+# speed benchmarks (they need the finished package), the instructor README,
+# which the student README replaces, and that README's template, and the tool
+# that stores notebook outputs for nbval (a student saves a notebook in Jupyter).
+# Nor are the course tools' own tests, and the tests that look for solution
+# markers (see _instructor_only): they check the instructor's copy.
+SKIPPED_NAMES = {
+    ".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
+    ".hypothesis", ".venv", "venv", "build", "dist", ".mypy_cache", ".ruff_cache", ".tox",
+}
+SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
+INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/student_README.md", "tools/refresh_notebooks.py", "tests/classroom/"}
+# Files the edition has under another name: the pytest hooks of the student
+# edition only (a test that reaches an unwritten exercise is skipped there).
+RENAMED = {"bleu_classroom/edition_conftest.py": "conftest.py"}
+
+
+@dataclass
+class Edition:
+    """The student edition, built in memory before anything is written."""
+
+    files: dict[str, bytes]  # relative path -> content
+    regions: list[Region]
+    stubbed: dict[str, list[str]]  # package module -> functions to write
+    notebook_exercises: dict[str, int]  # notebook -> exercise cells
+
+
+def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition:
+    """The student edition of the repository at ``source``, checked for leaks.
+
+    ``skip`` is a directory under ``source`` to leave out (the output directory
+    when it lies inside the repository).
+    """
+    edition = Edition({}, [], {}, {})
+    for rel in _source_files(source, skip):
+        raw = (source / rel).read_bytes()
+        if _instructor_only(rel, raw):
+            continue
+        if rel.endswith(".ipynb"):
+            content, regions, exercises = _release_notebook(raw, rel)
+            if exercises:
+                edition.notebook_exercises[rel] = exercises
+        elif rel.endswith(".py"):
+            content, regions = _release_module(raw.decode("utf-8"), rel)
+            if regions:
+                edition.stubbed[rel] = marked_functions(raw.decode("utf-8"))
+        else:
+            content, regions = raw, []
+            text = as_text(raw)
+            if text is not None:
+                for number, line in enumerate(text.splitlines(), start=1):
+                    if marker_in(line, rel, number):
+                        raise ClassroomError(f"{rel}:{number}: solution markers are only supported in .py and .ipynb files")
+        target = RENAMED.get(rel, rel)
+        if target in edition.files or (target != rel and (source / target).exists()):
+            raise ClassroomError(f"{rel} and {target} would both be the edition's {target}")
+        edition.files[target] = content
+        edition.regions.extend(regions)
+    if not edition.regions:
+        raise ClassroomError(f"no solution markers found under {source}: is it already a student edition?")
+    if ".gitignore" in edition.files:
+        edition.files[".gitignore"] = _gitignore_for(edition.files[".gitignore"].decode("utf-8"), edition.files).encode()
+    edition.files["README.md"] = student_readme(edition).encode()
+    leaks = find_leaks([p for rel, content in edition.files.items() for p in passages(rel, content)], edition.regions)
+    if leaks:
+        raise ClassroomError("solution text would leak into the edition:\n  " + "\n  ".join(leaks))
+    return edition
+
+
+def release(out_dir: Path, force: bool = False, source: Path = REPO_ROOT) -> Edition:
+    """Write the student edition of ``source`` to ``out_dir``."""
+    source, out_dir = source.resolve(), out_dir.resolve()
+    if source == out_dir or source.is_relative_to(out_dir):
+        raise ClassroomError(f"{out_dir} contains the repository itself; choose an output directory outside it")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ClassroomError(f"{out_dir} is a file; give the name of a new or empty directory")
+    if out_dir.exists() and any(out_dir.iterdir()) and not force:
+        raise ClassroomError(
+            f"{out_dir} is not empty; pass --force to write into it anyway "
+            f"(files of the same name are overwritten, other files are kept)"
+        )
+    edition = build_edition(source, skip=out_dir)
+    try:
+        for rel, content in edition.files.items():
+            target = out_dir / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+    except OSError as error:  # e.g. a file where the edition needs a directory
+        raise ClassroomError(f"cannot write the edition to {out_dir}: {error}") from None
+    # With --force, files from an earlier release stay: they must be clean too.
+    # (They teach nothing, so only the edition's own files count as lessons.)
+    kept = [
+        passage
+        for rel in _source_files(out_dir, None)
+        if rel not in edition.files
+        for passage in passages(rel, (out_dir / rel).read_bytes(), lessons=False)
+    ]
+    shipped = [p for rel, content in edition.files.items() for p in passages(rel, content)]
+    leaks = find_leaks(kept + shipped, edition.regions) if kept else []
+    if leaks:
+        raise ClassroomError(
+            f"files already in {out_dir} contain solution text (left from an earlier release?); "
+            f"remove them:\n  " + "\n  ".join(leaks)
+        )
+    return edition
+
+
+def _instructor_only(rel: str, raw: bytes) -> bool:
+    """Whether a file stays out of the edition.
+
+    A test that mentions the solution markers checks the instructor's copy
+    (markers present, stored outputs, the course tools): in the edition it
+    would fail even when every exercise is done.
+    """
+    listed = rel in INSTRUCTOR_ONLY or any(rel.startswith(folder) for folder in INSTRUCTOR_ONLY if folder.endswith("/"))
+    return listed or (rel.startswith("tests/") and b"BEGIN SOLUTION" in raw)
+
+
+def _source_files(root: Path, skip: Path | None, skip_names: set[str] = SKIPPED_NAMES) -> Iterator[str]:
+    for directory, subdirs, files in os.walk(root):
+        here = Path(directory)
+        subdirs[:] = sorted(
+            d for d in subdirs
+            if d not in skip_names and not _skipped_pattern(d) and (skip is None or (here / d).resolve() != skip)
+        )
+        for name in sorted(files):
+            if not _skipped_pattern(name):
+                yield (here / name).relative_to(root).as_posix()
+
+
+def _skipped_pattern(name: str) -> bool:
+    return any(fnmatch.fnmatch(name, pattern) for pattern in SKIPPED_PATTERNS)
+
+
+def _release_module(text: str, rel: str) -> tuple[bytes, list[Region]]:
+    stripped, regions = strip_solutions(text, CODE_STUB, rel)
+    try:
+        ast.parse(stripped, filename=rel)
+    except SyntaxError as error:
+        raise ClassroomError(f"{rel}: the student version does not parse ({error}); check where the markers stand") from None
+    return stripped.encode("utf-8"), regions
+
+
+def _release_notebook(raw: bytes, rel: str) -> tuple[bytes, list[Region], int]:
+    notebook = json.loads(raw)
+    regions: list[Region] = []
+    exercises = 0
+    for number, cell in enumerate(notebook["cells"], start=1):
+        source = cell_source(cell)
+        stub = CODE_STUB if cell["cell_type"] == "code" else TEXT_STUB
+        stripped, cell_regions = strip_solutions(source, stub, f"{rel} cell {number}")
+        if cell_regions:
+            exercises += 1
+            regions.extend(cell_regions)
+            cell["source"] = stripped.splitlines(keepends=True)
+        if cell["cell_type"] == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+        # nbclient's timestamps would say when the instructor ran the notebook.
+        cell.get("metadata", {}).pop("execution", None)
+    return notebook_json(notebook).encode("utf-8"), regions, exercises
+
+
+
+
+def _gitignore_for(text: str, files: dict[str, bytes]) -> str:
+    """Drop the patterns that would keep a shipped file out of the student's repository."""
+    kept = []
+    for line in text.splitlines():
+        pattern = line.strip().rstrip("/").lstrip("/")
+        if pattern and not pattern.startswith(("#", "!")) and any(_ignores(pattern, rel) for rel in files):
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def _ignores(pattern: str, rel: str) -> bool:
+    parts = rel.split("/")
+    prefixes = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    if "/" in pattern:
+        return any(fnmatch.fnmatch(prefix, pattern) for prefix in prefixes)
+    return any(fnmatch.fnmatch(part, pattern) for part in parts)
+
+

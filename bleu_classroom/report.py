@@ -1,0 +1,62 @@
+"""The grades: one ``Mark`` per graded function, a ``Report`` as a table or JSON."""
+
+from dataclasses import dataclass
+
+from .units import Unit
+
+
+@dataclass
+class Mark:
+    """The grade of one unit."""
+
+    unit: Unit
+    points: int
+    reason: str  # empty when full marks
+
+    def as_dict(self) -> dict:
+        return {
+            "exercise": self.unit.exercise,
+            "function": self.unit.name,
+            "module": f"bleu_scratch/{self.unit.module}.py",
+            "points": self.points,
+            "max_points": self.unit.points,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class Report:
+    directory: str
+    package: str
+    marks: list[Mark]
+    seconds: float
+
+    @property
+    def score(self) -> int:
+        return sum(mark.points for mark in self.marks)
+
+    @property
+    def max_score(self) -> int:
+        return sum(mark.unit.points for mark in self.marks)
+
+    def as_dict(self) -> dict:
+        return {
+            "directory": self.directory,
+            "package": self.package,
+            "exercises": [mark.as_dict() for mark in self.marks],
+            "score": self.score,
+            "max_score": self.max_score,
+            "seconds": round(self.seconds, 2),
+        }
+
+    def table(self) -> str:
+        rows = [("exercise", "function", "points", "")]
+        previous = None
+        for mark in self.marks:
+            exercise = mark.unit.exercise if mark.unit.exercise != previous else ""
+            previous = mark.unit.exercise
+            rows.append((exercise, mark.unit.name, f"{mark.points}/{mark.unit.points}", mark.reason or "ok"))
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        lines = [f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:>{widths[2]}}  {d}".rstrip() for a, b, c, d in rows]
+        lines.append(f"score: {self.score}/{self.max_score}")
+        return "\n".join(lines)

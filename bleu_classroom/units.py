@@ -1,0 +1,55 @@
+"""The graded functions: which lesson function is worth how many points."""
+
+from dataclasses import dataclass
+
+from .errors import ClassroomError
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One function a student writes, worth ``points`` when every case agrees with NLTK."""
+
+    exercise: str
+    module: str  # bleu_scratch.<module> defines the function
+    name: str
+    points: int
+    entry: str = ""  # the function the cases call, when it is not the unit itself
+
+    @property
+    def call(self) -> str:
+        return self.entry or self.name
+
+
+UNITS = (
+    Unit("01 n-grams", "ngrams", "ngrams", 2),
+    Unit("01 n-grams", "ngrams", "count_ngrams", 1),
+    Unit("02 clipping", "clipping", "max_reference_counts", 2),
+    Unit("02 clipping", "clipping", "clipped_counts", 2),
+    Unit("03 modified precision", "precision", "modified_precision", 3),
+    Unit("04 brevity penalty", "brevity", "closest_ref_length", 2),
+    Unit("04 brevity penalty", "brevity", "brevity_penalty", 2),
+    Unit("05 sentence score", "sentence", "sentence_stats", 3),
+    # The weighted geometric mean is what turns statistics into the score;
+    # it is checked through sentence_bleu, which NLTK has and can answer.
+    Unit("05 sentence score", "sentence", "geometric_mean_score", 2, entry="sentence_bleu"),
+    Unit("06 corpus score", "corpus", "corpus_stats", 2),
+    Unit("06 corpus score", "corpus", "corpus_bleu", 3),
+)
+
+
+def select_units(only: list[str] | None) -> list[Unit]:
+    """The units named by ``--only``: a function name, or an exercise by number or name.
+
+    >>> [unit.name for unit in select_units(["04"])]
+    ['closest_ref_length', 'brevity_penalty']
+    """
+    if not only:
+        return list(UNITS)
+    chosen = [
+        unit for unit in UNITS
+        if any(key in (unit.name, unit.exercise, unit.exercise.split()[0], unit.exercise.split(" ", 1)[1]) for key in only)
+    ]
+    if not chosen:
+        names = ", ".join(unit.name for unit in UNITS)
+        raise ClassroomError(f"--only {' '.join(only)} names no exercise; use an exercise number (01-06) or one of: {names}")
+    return chosen

@@ -1,0 +1,119 @@
+"""Printing: the score as sacrebleu's line or as JSON, NLTK's warnings in the command's words, the progress bar.
+
+Output goes to a spooled file first and reaches stdout only when everything
+has been scored, so bad input never leaves a partial score behind. When the
+reader of the output stops early (``| head``), the command stops quietly with
+status 141, as ``cat`` does when SIGPIPE ends it.
+"""
+
+import dataclasses
+import json
+import os
+import shutil
+import stat
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+from bleu_scratch import BleuStats, brevity_penalty
+from bleu_scratch.sentence import ZERO_ORDER_WARNING
+
+from .settings import Settings
+
+# A bar appears only once scoring has taken this long (seconds): short runs stay quiet.
+PROGRESS_DELAY = 1.0
+# What a shell reports for a command ended by SIGPIPE (128 + 13), as `cat` is by `| head`.
+BROKEN_PIPE_STATUS = 141
+
+
+def score_line(score: float, stats: BleuStats, settings: Settings, corpus: bool = True) -> str:
+    """sacrebleu's line, or a JSON object with the exact score and the statistics (and, for a corpus, the options).
+
+    The figures after the score are the pooled modified precisions in percent,
+    with NLTK's denominators (a segment shorter than n counts one n-gram of order n).
+
+    >>> stats = BleuStats(hyp_len=4, ref_len=5, matches=(3, 1), totals=(4, 3), too_short=(0, 0))
+    >>> score_line(0.25, stats, Settings("hyp", ("ref",), weights=(0.5, 0.5)))
+    'BLEU = 25.00 75.0/33.3 (BP = 0.779 ratio = 0.800 hyp_len = 4 ref_len = 5)'
+    """
+    precisions = [100 * m / t for m, t in zip(stats.matches, stats.nltk_totals)]
+    bp = brevity_penalty(stats.ref_len, stats.hyp_len)
+    ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0
+    if settings.json:
+        result = {"name": "BLEU", "score": 100 * score, "bleu": score, "precisions": precisions, "bp": bp, "ratio": ratio}
+        result["stats"] = dataclasses.asdict(stats)
+        if corpus:
+            result["options"] = settings.options()
+        return json.dumps(result)
+    return (
+        f"BLEU = {100 * score:.2f} {'/'.join(f'{p:.1f}' for p in precisions)} "
+        f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {stats.hyp_len:d} ref_len = {stats.ref_len:d})"
+    )
+
+
+def warning_text(message: str, max_n: int) -> str:
+    """A warning of the lessons on one line, NLTK's zero-overlap warning in the command's words.
+
+    >>> warning_text(ZERO_ORDER_WARNING.format(4), 4)[-59:]
+    'Consider using lower n-gram order or use --smoothing 1 to 7'
+    """
+    for n in range(1, max_n + 1):
+        if message == ZERO_ORDER_WARNING.format(n):
+            return (
+                f"The hypothesis contains 0 counts of {n}-gram overlaps. Therefore the BLEU score evaluates "
+                f"to 0, independently of how many N-gram overlaps of lower order it contains. Consider "
+                f"using lower n-gram order or use --smoothing 1 to 7"
+            )
+    return " ".join(message.split())
+
+
+@contextmanager
+def distinct_warnings(max_n: int) -> Iterator[list[str]]:
+    """Collect the text of each distinct warning, once, for printing after the score.
+
+    With ``--sentence`` NLTK would warn on most lines, and a failed run should
+    say only what went wrong.
+    """
+    texts: list[str] = []
+
+    def keep(message, category, filename, lineno, file=None, line=None):
+        text = warning_text(str(message), max_n)
+        if text not in texts:
+            texts.append(text)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", UserWarning)
+        warnings.showwarning = keep
+        yield texts
+
+
+@contextmanager
+def progress_bar(path: str) -> Iterator:
+    """A tqdm bar over the hypothesis file's bytes when stderr is a terminal; otherwise None."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    total = os.path.getsize(path) if stat.S_ISREG(os.stat(path).st_mode) else None
+    with tqdm(
+        total=total, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
+        delay=PROGRESS_DELAY, leave=False,
+    ) as bar:
+        yield bar
+
+
+def copy_out(spool: IO[str]) -> int:
+    """Write what was spooled to stdout; 0, or ``BROKEN_PIPE_STATUS`` if the reader has gone."""
+    spool.seek(0)
+    try:
+        shutil.copyfileobj(spool, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader has all it wanted. Point stdout at /dev/null so that
+        # Python's own flush at exit does not fail again with a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE_STATUS
+    return 0

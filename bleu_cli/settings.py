@@ -1,0 +1,156 @@
+"""The command's options, read once into plain ``Settings``.
+
+argparse reads the command line; every option's value is checked and
+converted here, and a bad one ends the command with a usage message and exit
+status 2 before any file is read.
+"""
+
+import argparse
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bleu_scratch import TOKENIZERS
+from bleu_scratch.sentence import DEFAULT_WEIGHTS
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to score and how: the command line, checked."""
+
+    hypothesis: str
+    references: tuple[str, ...]
+    weights: tuple[float, ...] = DEFAULT_WEIGHTS
+    smoothing: int = 0
+    lowercase: bool = False
+    tokenize: str = "none"
+    sentence: bool = False
+    json: bool = False
+    jobs: int = 1
+
+    @property
+    def paths(self) -> list[str]:
+        """The hypothesis file, then the reference files."""
+        return [self.hypothesis, *self.references]
+
+    @property
+    def max_n(self) -> int:
+        return len(self.weights)
+
+    def options(self) -> dict:
+        """The options that decide the score, for the JSON output."""
+        return {"weights": list(self.weights), "smoothing": self.smoothing, "tokenize": self.tokenize, "lowercase": self.lowercase}
+
+
+def parse(argv: Sequence[str]) -> Settings:
+    """The settings of a command line; argparse exits with status 2 on a bad option.
+
+    >>> parse(["hyp.txt", "ref.txt", "--weights", "0.5,0.5"])
+    Settings(hypothesis='hyp.txt', references=('ref.txt',), weights=(0.5, 0.5), smoothing=0, lowercase=False, tokenize='none', sentence=False, json=False, jobs=1)
+    """
+    parser = _parser()
+    args = parser.parse_args(_weights_attached(argv))
+    if args.sentence and args.jobs > 1:
+        parser.error("--jobs applies to the corpus score; --sentence scores in one process")
+    return Settings(
+        hypothesis=args.hypothesis,
+        references=tuple(args.references),
+        weights=args.weights,
+        smoothing=args.smoothing,
+        lowercase=args.lowercase,
+        tokenize=args.tokenize,
+        sentence=args.sentence,
+        json=args.json,
+        jobs=args.jobs,
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bleu-scratch",
+        description="Corpus BLEU of a hypothesis file against reference files, exactly as NLTK's corpus_bleu.",
+        epilog=(
+            "Exit status: 0 with a score; 2 for bad options or input (then no score is printed); "
+            "141 when the output's reader stops early (e.g. | head)."
+        ),
+    )
+    parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8)")
+    parser.add_argument("references", metavar="REF", nargs="+", help="one or more reference files, aligned with HYP")
+    parser.add_argument(
+        "--weights",
+        type=_weights,
+        default=DEFAULT_WEIGHTS,
+        help="one weight per n-gram order, e.g. 0.5,0.5 or '0.5 0.5' for BLEU-2 (default: 0.25,0.25,0.25,0.25)",
+    )
+    parser.add_argument(
+        "--smoothing", type=int, choices=range(8), default=0, metavar="{0..7}",
+        help="NLTK's SmoothingFunction().methodN (default: 0, none)",
+    )
+    parser.add_argument("--lowercase", action="store_true", help="lowercase every line before tokenizing")
+    parser.add_argument(
+        "--tokenize", choices=list(TOKENIZERS), default="none",
+        help=(
+            "none: split on whitespace (default); 13a: mteval-v13a's, sacrebleu's default; "
+            "punctuation: NLTK's wordpunct; lowercase and paper: lesson 01's"
+        ),
+    )
+    parser.add_argument("--sentence", action="store_true", help="one score per line (NLTK's sentence_bleu) instead of the corpus score")
+    parser.add_argument("--json", action="store_true", help="print JSON (one object per line with --sentence)")
+    parser.add_argument(
+        "--jobs", type=_positive, default=1, metavar="N",
+        help="score shards of lines on N local processes (Dask); the corpus score only",
+    )
+    return parser
+
+
+def _weights(text: str) -> tuple[float, ...]:
+    """The ``--weights`` option: finite numbers separated by commas or spaces.
+
+    >>> _weights("0.5, 0.5"), _weights("-1 2")
+    ((0.5, 0.5), (-1.0, 2.0))
+    >>> _weights("0.5,,0.5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: an empty weight in '0.5,,0.5': give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25
+    """
+    items = re.split(r"\s*,\s*|\s+", text.strip())
+    if "" in items:  # "0.5,,0.5" or "0.5," is a typo, not two weights
+        raise argparse.ArgumentTypeError(
+            f"an empty weight in {text!r}: give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25"
+        )
+    try:
+        weights = tuple(float(item) for item in items)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"weights must be numbers separated by commas or spaces, got {text!r}") from None
+    # NLTK scores negative weights too, so they are accepted; a nan or inf
+    # weight gives nan, 0 or an error whatever the files hold.
+    if not all(map(math.isfinite, weights)):
+        raise argparse.ArgumentTypeError(f"weights must be finite numbers, got {text!r}")
+    return weights
+
+
+def _weights_attached(argv: Sequence[str]) -> list[str]:
+    """``--weights -1,2`` as ``--weights=-1,2``, which argparse reads as the option's value.
+
+    argparse takes a word that starts with '-' for an option unless it is a
+    single number. NLTK accepts negative weights; -inf is attached too, for
+    ``_weights`` to refuse it with its own message.
+
+    >>> _weights_attached(["h", "r", "--weights", "-1,2", "--json"])
+    ['h', 'r', '--weights=-1,2', '--json']
+    """
+    argv, i = list(argv), 0
+    while i + 1 < len(argv) and argv[i] != "--":
+        word, value = argv[i], argv[i + 1]
+        # argparse accepts any unambiguous prefix of an option, such as --weig.
+        if len(word) > 2 and "--weights".startswith(word) and re.match(r"-([\d.]|inf|nan)", value, re.I):
+            argv[i : i + 2] = [f"{word}={value}"]
+        i += 1
+    return argv
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return int(text)

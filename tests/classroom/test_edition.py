@@ -1,0 +1,144 @@
+"""The edition as a student uses it: notebooks, the command and pytest stop only at unwritten exercises, and say which."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from bleu_classroom import units
+from bleu_scratch import exercises
+from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
+
+
+def run_notebook(path: Path, edition: Path, monkeypatch) -> dict:
+    """Execute ``path`` in a fresh kernel that imports the edition's package; stop at the first error."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    monkeypatch.setenv("PYTHONPATH", str(edition))
+    notebook = nbformat.read(path, as_version=4)
+    nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook
+
+
+def test_student_notebook_stops_with_not_implemented_error_of_its_own_lesson(edition, monkeypatch):
+    nbclient = pytest.importorskip("nbclient")
+    path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
+    with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
+        run_notebook(path, edition, monkeypatch)
+    assert stopped.value.ename == "NotImplementedError"
+    # Lesson 01's own function, not a later lesson's that the notebook previews.
+    assert str(Path("bleu_scratch", "ngrams.py")) in str(stopped.value)
+
+
+def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
+    wmt15 = edition / "data" / "wmt15-enru-100"
+    result = subprocess.run(
+        [sys.executable, "-m", "bleu_cli", str(wmt15 / "google.ru"), str(wmt15 / "ref.ru")],
+        cwd=edition, env=dict(os.environ, PYTHONPATH=str(edition)), capture_output=True, text=True, timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert re.fullmatch(
+        r"bleu-scratch: error: bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(bleu_scratch/\w+\.py\); "
+        r"the command scores once lessons 01-06 are written\n",
+        result.stderr,
+    ), result.stderr
+
+
+@pytest.mark.parametrize("lesson, previews", [("00", ["01", "03", "05"]), ("01", ["03", "06"])])
+def test_early_notebooks_need_only_their_own_lesson(edition, tmp_path, monkeypatch, lesson, previews):
+    """With the lesson's own exercises done, its notebook runs; later lessons are shown by NLTK."""
+    student = copy_of(edition, tmp_path, "student")
+    for unit in units.UNITS:
+        if unit.exercise.startswith(lesson):
+            set_function(student, unit.module, unit.name)
+    (solved_path,) = (REPO / "notebooks").glob(f"{lesson}_*.ipynb")
+    path = student / "notebooks" / solved_path.name
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    exercises = 0
+    for ours, theirs in zip(json.loads(solved_path.read_text(encoding="utf-8"))["cells"], notebook["cells"]):
+        if STUB in "".join(theirs["source"]):
+            theirs["source"] = ours["source"]
+            exercises += 1
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    executed = run_notebook(path, student, monkeypatch)
+    printed = "".join(out.get("text", "") for cell in executed.cells for out in cell.get("outputs", []))
+    announced = re.findall(r"is lesson (\d\d)'s exercise: NLTK's answer is shown", printed)
+    assert sorted(announced) == previews
+    assert exercises >= 1 and printed.count("Correct!") == exercises
+
+
+@pytest.fixture
+def lesson_module(tmp_path, monkeypatch) -> types.ModuleType:
+    """bleu_scratch.shouting, "Lesson 07": ``shout`` is a stub, ``whisper`` raises NotImplementedError of its own."""
+    path = tmp_path / "shouting.py"
+    path.write_text(
+        f"def shout(text):\n    # YOUR CODE HERE\n    {STUB}\n\n\ndef whisper(text):\n    raise NotImplementedError('no sound')\n",
+        encoding="utf-8",
+    )
+    module = types.ModuleType("bleu_scratch.shouting", "Lesson 07: shouting.")
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    return module
+
+
+def raised(function, *args) -> BaseException:
+    with pytest.raises(BaseException) as info:
+        function(*args)
+    return info.value
+
+
+def test_only_a_stub_is_an_unwritten_exercise(lesson_module):
+    reason = "bleu_scratch.shout is lesson 07's exercise: not written yet (bleu_scratch/shouting.py)"
+    stub = raised(lesson_module.shout, "hi")
+    assert exercises.unwritten_exercise(stub) == reason
+    assert exercises.unwritten_exercise(raised(lesson_module.whisper, "hi")) is None
+    # Hypothesis groups the distinct errors it finds: all must be stubs'.
+    assert exercises.unwritten_exercise(ExceptionGroup("two", [stub, raised(lesson_module.shout, "ho")])) == reason
+    assert exercises.unwritten_exercise(ExceptionGroup("two", [stub, AssertionError("wrong")])) is None
+
+
+def test_record_lets_only_a_stub_through(record, lesson_module):
+    """tests/conftest.py's ``run`` records errors to compare with NLTK's; a stub's would hide the skip."""
+    with pytest.raises(NotImplementedError):
+        record(lesson_module.shout, "hi")
+    assert record(lesson_module.whisper, "hi").error is NotImplementedError
+
+
+def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong(edition, tmp_path):
+    pytest.importorskip("nbval")
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"])
+    set_function(student, "ngrams", "ngrams")
+    paths = [
+        "bleu_scratch/brevity.py",  # doctests
+        "tests/lessons/test_brevity.py",  # plain tests, and some through same_as_nltk, which records errors
+        "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",  # the command in a process of its own
+        "notebooks/01_tokens_and_ngrams.ipynb",  # count_ngrams is not written
+    ]
+    command = [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:randomly", *paths]
+    result = subprocess.run(command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True)
+    out = result.stdout
+    failed = re.findall(r"^FAILED (\S+)", out, re.M)
+    skipped = re.findall(r"^SKIPPED \[\d+\] ([^:\s]+)(?::\d+)?: (.*)$", out, re.M)
+    # The wrong closest_ref_length fails, in tests and in its docstring; nothing else does.
+    assert "tests/lessons/test_brevity.py::test_tie_goes_to_the_shorter_reference_whatever_the_order" in failed, out
+    assert "bleu_scratch/brevity.py::bleu_scratch.brevity.closest_ref_length" in failed
+    assert not [name for name in failed if "brevity_penalty" in name or "ipynb" in name or "cli" in name]
+    assert "NotImplementedError" not in out.split("short test summary info")[0]
+    reasons = {reason for _, reason in skipped}
+    assert {
+        "bleu_scratch.brevity_penalty is lesson 04's exercise: not written yet (bleu_scratch/brevity.py)",
+        "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
+        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
+    } <= reasons
+    assert re.fullmatch(r"bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(.*\)", dict(skipped)["tests/cli/test_scoring_and_report.py"])
+    assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
+    # The summary counts the tests waiting for each exercise, in lesson order.
+    summary = re.findall(r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M)
+    assert summary == ["count_ngrams", "brevity_penalty"]
+    assert result.returncode == 1

@@ -1,0 +1,118 @@
+"""The release: the student edition has a stub for every solution, runs on its own, and is written safely."""
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bleu_classroom import (
+    errors,
+    markers,
+    release,
+)
+from tests.classroom.edition_tools import (
+    BEGIN,
+    END,
+    LESSON_MODULES,
+    REPO,
+    STUB,
+    function_node,
+)
+
+
+def test_edition_has_stubs_in_place_of_every_solution(edition):
+    for path in edition.rglob("*"):
+        if path.is_file() and path.suffix in (".py", ".ipynb", ".md", ".toml", ".txt"):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            assert not [line for line in lines if line.strip() in (BEGIN, END)], path
+    for module in LESSON_MODULES:
+        solved = (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+        student = (edition / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8")
+        for name in markers.marked_functions(solved):
+            ours, theirs = function_node(solved, name), function_node(student, name)
+            assert ast.unparse(theirs.args) == ast.unparse(ours.args)
+            assert ast.get_docstring(theirs) == ast.get_docstring(ours)
+            assert ast.unparse(theirs.body[-1]) == STUB
+            # What stands before the stub (the input checks) is the instructor's code, unchanged.
+            before = [ast.unparse(s) for s in theirs.body[1:-1]]
+            assert before == [ast.unparse(s) for s in ours.body[1 : 1 + len(before)]]
+
+
+def test_notebooks_have_stubs_and_no_outputs(edition):
+    for solved_path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        solved = json.loads(solved_path.read_text(encoding="utf-8"))
+        student = json.loads((edition / "notebooks" / solved_path.name).read_text(encoding="utf-8"))
+        assert len(student["cells"]) == len(solved["cells"])
+        for ours, theirs in zip(solved["cells"], student["cells"]):
+            source = "".join(theirs["source"])
+            if BEGIN in [line.strip() for line in "".join(ours["source"]).splitlines()]:
+                assert STUB in source and "# YOUR CODE HERE" in source
+            else:
+                assert source == "".join(ours["source"])
+            if theirs["cell_type"] == "code":
+                assert theirs["outputs"] == [] and theirs["execution_count"] is None
+            # nbgrader's own student version keeps the cell metadata too: the grade_ids tie a submission to its tests.
+            assert theirs["metadata"].get("nbgrader") == ours["metadata"].get("nbgrader")
+        assert any("nbgrader" in cell["metadata"] for cell in student["cells"])
+
+
+def test_edition_can_be_installed_and_tested_on_its_own(edition):
+    for name in ("pyproject.toml", "requirements.txt", "environment.yml"):
+        assert (edition / name).read_bytes() == (REPO / name).read_bytes()
+    for data in (REPO / "data").rglob("*"):
+        if data.is_file():
+            assert (edition / data.relative_to(REPO)).read_bytes() == data.read_bytes()
+    assert (edition / "tests" / "conftest.py").is_file()
+    assert not (edition / "tests" / "classroom").exists()
+    assert not (edition / "bleu_classroom" / "student_README.md").exists()
+    assert not (edition / "tools" / "refresh_notebooks.py").exists()
+    # The student edition's pytest hooks; the instructor's repository has none.
+    assert (edition / "conftest.py").read_bytes() == (REPO / "bleu_classroom" / "edition_conftest.py").read_bytes()
+    assert not (edition / "bleu_classroom" / "edition_conftest.py").exists() and not (REPO / "conftest.py").exists()
+    readme = (edition / "README.md").read_text(encoding="utf-8")
+    assert "python -m bleu_classroom grade ." in readme and "--only" in readme
+    assert "`--memory-mb`" in readme and "each case may take 10 seconds" in readme
+    # The files that hold working code for the graded exercises are named.
+    assert "`bleu_classroom/` is the grader" in readme and "`bleu_scratch/fast.py`" in readme
+    # The repository ignores data/published_examples.json although it ships it;
+    # a student repository made from the edition must not lose it.
+    ignored = (edition / ".gitignore").read_text(encoding="utf-8").split()
+    shipped = [p.relative_to(edition).as_posix() for p in edition.rglob("*") if p.is_file()]
+    assert not [(p, rel) for p in ignored for rel in shipped if release._ignores(p.strip("/"), rel)]
+
+
+def test_release_refuses_a_non_empty_directory_unless_forced(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine\n")
+    command = [sys.executable, "-m", "bleu_classroom", "release", str(tmp_path)]
+    refused = subprocess.run(command, capture_output=True, text=True)
+    assert refused.returncode != 0 and "--force" in refused.stderr
+    assert not (tmp_path / "README.md").exists()
+    forced = subprocess.run(command + ["--force"], capture_output=True, text=True)
+    assert forced.returncode == 0, forced.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine\n"
+    assert (tmp_path / "bleu_scratch" / "ngrams.py").is_file()
+
+
+def test_release_with_force_fails_on_an_old_file_that_holds_a_solution(tmp_path):
+    shutil.copy(REPO / "bleu_scratch" / "ngrams.py", tmp_path / "my_ngrams_backup.py")
+    with pytest.raises(errors.ClassroomError, match="my_ngrams_backup.py"):
+        release.release(tmp_path, force=True)
+
+
+def test_release_to_a_file_is_a_clear_error(tmp_path):
+    (tmp_path / "edition").write_text("not a folder\n")
+    command = [sys.executable, "-m", "bleu_classroom", "release", str(tmp_path / "edition")]
+    for args in ([], ["--force"]):
+        refused = subprocess.run(command + args, capture_output=True, text=True)
+        assert (refused.returncode, refused.stderr) == (1, f"classroom release: error: {tmp_path / 'edition'} is a file; give the name of a new or empty directory\n")
+
+
+def test_the_edition_hides_parallel_corpus_bleu_but_not_what_the_command_uses():
+    """parallel_corpus_bleu's body is lesson 06's corpus_bleu; bleu-scratch --jobs needs the rest."""
+    source = (REPO / "bleu_scratch" / "parallel.py").read_text(encoding="utf-8")
+    assert markers.marked_functions(source) == ["parallel_corpus_stats", "parallel_corpus_bleu"]
+    stubbed, _ = markers.strip_solutions(source, markers.CODE_STUB)
+    assert "bleu_from_stats(" not in stubbed and "def sum_shard_stats(" in stubbed

@@ -1,0 +1,42 @@
+"""The options: what a user means is read, the rest refused with exit status 2 before any file is read."""
+
+import json
+
+import pytest
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+
+from bleu_cli import main
+from bleu_scratch.notebook import read_lines
+from tests.cli.run_command import run_main
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--weights", "0.5,x"], "weights must be numbers"),
+        (["--weights", ","], "an empty weight in ','"),
+        (["--weights", "0.5,,0.5"], "an empty weight in '0.5,,0.5'"),
+        (["--weights", "0.5 0.5,"], "an empty weight"),
+        (["--weights", "nan"], "weights must be finite numbers, got 'nan'"),
+        (["--weights", "0.5,inf"], "weights must be finite numbers"),
+        (["--weights", "-inf,1"], "weights must be finite numbers"),
+        (["--smoothing", "8"], "invalid choice"),
+        (["--jobs", "0"], "at least 1"),
+        (["--sentence", "--jobs", "2"], "--sentence scores in one process"),
+        (["--tokenize", "moses"], "invalid choice"),
+    ],
+)
+def test_bad_options_exit_2_before_reading(capsys, wmt15, options, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main([wmt15["google.ru"], wmt15["ref.ru"], *options])
+    captured = capsys.readouterr()
+    assert exit_info.value.code == 2 and captured.out == "" and message in captured.err
+
+
+@pytest.mark.parametrize("written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]])
+def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wmt15, written):
+    hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
+    references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]
+    status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], *written, "--json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["bleu"] == nltk_corpus_bleu(references, hypotheses, weights=(-1, 2))
