@@ -65,15 +65,18 @@ def print_table(headers: Sequence, rows: Sequence[Sequence]) -> None:
 
 
 def read_lines(path: str | Path) -> list[str]:
-    """The lines of a UTF-8 text file, without their line ends.
+    """The lines of a UTF-8 text file, without their line ends or a byte order mark.
+
+    Some submitted system outputs start with a byte order mark (WMT17's
+    online-A does); left in, it would glue itself to the first token.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     _ = (Path(folder) / "hyp.txt").write_text("a b\\nc", encoding="utf-8")
+    ...     _ = (Path(folder) / "hyp.txt").write_text("\\ufeffa b\\nc", encoding="utf-8")
     ...     read_lines(Path(folder) / "hyp.txt")
     ['a b', 'c']
     """
-    return Path(path).read_text(encoding="utf-8").splitlines()
+    return Path(path).read_text(encoding="utf-8-sig").splitlines()
 
 
 def print_source(function: Callable, docstring: bool = True) -> None:
