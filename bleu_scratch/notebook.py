@@ -6,6 +6,7 @@ catch NLTK's warnings and read the data files.
 
 import ast
 import inspect
+import os
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -62,6 +63,29 @@ def print_table(headers: Sequence, rows: Sequence[Sequence]) -> None:
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in cells]
     lines.insert(1, "  ".join("-" * width for width in widths))
     print("\n".join(lines))
+
+
+def data_dir() -> Path:
+    """The project's ``data/`` folder, found from the package, never from the working directory.
+
+    A notebook may run anywhere: in ``notebooks/``, in nbgrader's
+    ``autograded/<student>/<assignment>/``, in a copied student edition, in a
+    Colab or Binder session. The folder is the environment variable
+    ``BLEU_SCRATCH_DATA`` if it is set, else the ``data/`` beside this package
+    (a checkout or an edition installed with ``pip install -e .``).
+
+    >>> (data_dir() / "published_examples.json").is_file()
+    True
+    """
+    places = [Path(os.environ["BLEU_SCRATCH_DATA"])] if os.environ.get("BLEU_SCRATCH_DATA") else []
+    places.append(Path(__file__).resolve().parent.parent / "data")
+    for place in places:
+        if (place / "published_examples.json").is_file():
+            return place
+    raise FileNotFoundError(
+        f"the lessons' data folder is not at {' or '.join(map(str, places))}: install bleu_scratch from the "
+        f"repository (pip install -e .), or set BLEU_SCRATCH_DATA to the repository's data/ folder"
+    )
 
 
 def read_lines(path: str | Path) -> list[str]:

@@ -104,3 +104,10 @@ def test_exercises_carry_nbgrader_metadata(path):
         assert re.fullmatch(r"[a-zA-Z0-9_\-]+", meta["grade_id"]), meta
     grade_ids = [meta["grade_id"] for meta in tagged if meta["grade"] or meta["solution"] or meta["locked"]]
     assert len(grade_ids) == len(set(grade_ids)), grade_ids
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
+def test_finds_its_data_from_the_package_not_the_working_directory(path):
+    """nbgrader, a copied edition or Colab run a notebook elsewhere: no path may start from the working directory."""
+    code = "\n".join(code_sources(load(path)))
+    assert not re.search(r"""["']\.\.?/""", code), "use bleu_scratch.notebook.data_dir()"
