@@ -7,10 +7,11 @@
 
 Every name here is a lesson's, in lesson order. The functions that take
 input a user can get wrong are checked once at the door (``api.py``) and
-then run the lesson's code unchanged. One name is not its lesson's own:
-``corpus_bleu`` is lesson 10's, lesson 06's score on statistics counted
-faster (``fast.py``), the same value; ``bleu_scratch.corpus.corpus_bleu`` is
-lesson 06's.
+then run the lesson's code unchanged. Two names are not their lessons' own:
+``sentence_bleu`` and ``corpus_bleu`` are lesson 10's, lessons 05 and 06's
+scores on statistics counted faster (``fast.py``), the same values;
+``bleu_scratch.sentence.sentence_bleu`` and ``bleu_scratch.corpus.corpus_bleu``
+are lessons 05 and 06's.
 
 >>> from bleu_scratch import sentence_bleu
 >>> sentence_bleu([["the", "cat", "sat", "down"]], ["the", "cat", "sat", "down"])
@@ -33,9 +34,9 @@ from .api import modified_precision
 from .brevity import brevity_penalty
 from .api import closest_ref_length
 
-# Lesson 05: the sentence score
+# Lesson 05: the sentence score (sentence_bleu: lesson 10's, see above)
 from .sentence import BleuStats, geometric_mean_score, no_smoothing
-from .api import bleu_from_stats, sentence_bleu, sentence_stats
+from .api import bleu_from_stats, sentence_stats
 
 # Lesson 06: the corpus score (corpus_bleu: lesson 10's, see above)
 from .api import corpus_stats
@@ -52,7 +53,15 @@ from .api import sacrebleu_from_stats
 
 # Lesson 10: scale
 from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
-from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
+from .api import (
+    batch_sentence_bleu,
+    batch_sentence_stats,
+    corpus_bleu,
+    fast_bleu_from_stats,
+    parallel_corpus_bleu,
+    parallel_corpus_stats,
+    sentence_bleu,
+)
 from .synthetic import synthetic_corpus
 
 __all__ = [
@@ -75,7 +84,6 @@ __all__ = [
     "no_smoothing",
     "geometric_mean_score",
     "bleu_from_stats",
-    "sentence_bleu",
     "corpus_stats",
     "SmoothingFunction",
     "SmoothingError",
@@ -87,7 +95,11 @@ __all__ = [
     "fast_sentence_stats",
     "fast_corpus_stats",
     "fast_stats_of_pairs",
+    "fast_bleu_from_stats",
+    "sentence_bleu",
     "corpus_bleu",
+    "batch_sentence_stats",
+    "batch_sentence_bleu",
     "parallel_corpus_stats",
     "parallel_corpus_bleu",
     "synthetic_corpus",

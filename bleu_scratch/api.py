@@ -6,13 +6,14 @@ lesson's code; the lesson functions call one another unchecked. ``wraps``
 gives each checked function its lesson function's name, docstring and
 signature, and ``inspect.getsource`` of it shows the lesson's code.
 
-``corpus_bleu`` is lesson 10's: lesson 06's score on statistics counted
-faster, the same value (tests/lessons/test_fast.py holds the two equal).
+``sentence_bleu`` and ``corpus_bleu`` are lesson 10's: lessons 05 and 06's
+scores on statistics counted faster, the same values (tests/lessons/test_fast.py
+holds them equal).
 """
 
 from functools import wraps
 
-from . import brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
+from . import batch, brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
@@ -56,12 +57,21 @@ def bleu_from_stats(
     return sentence.bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, last_references, last_hypothesis)
 
 
-@wraps(sentence.sentence_bleu, LESSON_FACE)
+@wraps(fast.sentence_bleu, LESSON_FACE)
 def sentence_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
     hypothesis = check_tokens(hypothesis, "hypothesis")
     references = check_references(references)
     check_weights(weights)
-    return sentence.sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
+    return fast.sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
+
+
+@wraps(fast.fast_bleu_from_stats, LESSON_FACE)
+def fast_bleu_from_stats(
+    stats, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False,
+    last_references=((),), last_hypothesis=(),
+):
+    check_stats_for_weights(stats, weights)
+    return fast.fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, last_references, last_hypothesis)
 
 
 @wraps(corpus.corpus_stats, LESSON_FACE)
@@ -120,17 +130,29 @@ def sacrebleu_from_stats(stats, smooth_method="exp", smooth_value=None, effectiv
 
 
 @wraps(parallel.parallel_corpus_stats, LESSON_FACE)
-def parallel_corpus_stats(list_of_references, hypotheses, max_n=4, jobs=2, shard_size=10_000):
-    return parallel.parallel_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, jobs, shard_size)
+def parallel_corpus_stats(list_of_references, hypotheses, max_n=4, client=None, jobs=2, shard_size=10_000):
+    return parallel.parallel_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, client, jobs, shard_size)
 
 
 @wraps(parallel.parallel_corpus_bleu, LESSON_FACE)
 def parallel_corpus_bleu(
     list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False,
-    jobs=2, shard_size=10_000,
+    client=None, jobs=2, shard_size=10_000,
 ):
     list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     check_weights(weights)
     return parallel.parallel_corpus_bleu(
-        list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, jobs, shard_size
+        list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, client, jobs, shard_size
     )
+
+
+@wraps(batch.batch_sentence_stats, LESSON_FACE)
+def batch_sentence_stats(list_of_references, hypotheses, max_n=4):
+    return batch.batch_sentence_stats(*check_corpus(list_of_references, hypotheses), max_n)
+
+
+@wraps(batch.batch_sentence_bleu, LESSON_FACE)
+def batch_sentence_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
+    check_weights(weights)
+    return batch.batch_sentence_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)

@@ -162,3 +162,12 @@ def paper() -> PapineniExamples:
 def paper_cased() -> PapineniExamples:
     """The same sentences with case kept (plain ``str.split()``)."""
     return papineni(lowercase=False)
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A client of a real Dask cluster, two worker processes on 127.0.0.1, shared by the session and stopped at its end."""
+    from bleu_scratch.parallel import local_cluster
+
+    with local_cluster(2) as client:
+        yield client
