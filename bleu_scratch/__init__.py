@@ -27,7 +27,7 @@ from .clipping import clipped_counts, max_reference_counts
 
 # Lesson 03: modified precision
 from .precision import Precision
-from .api import modified_precision
+from .api import explain, modified_precision
 
 # Lesson 04: the brevity penalty
 from .brevity import brevity_penalty
@@ -68,6 +68,7 @@ __all__ = [
     "clipped_counts",
     "Precision",
     "modified_precision",
+    "explain",
     "closest_ref_length",
     "brevity_penalty",
     "BleuStats",

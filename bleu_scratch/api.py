@@ -12,7 +12,7 @@ faster, the same value (tests/lessons/test_fast.py holds the two equal).
 
 from functools import wraps
 
-from . import brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
+from . import brevity, corpus, fast, matches, parallel, precision, sacre, sentence, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
@@ -34,6 +34,13 @@ def modified_precision(references, hypothesis, n):
     check_order(n)
     hypothesis = check_tokens(hypothesis, "hypothesis")
     return precision.modified_precision(check_references(references, allow_iterator=True), hypothesis, n)
+
+
+@wraps(matches.explain, LESSON_FACE)
+def explain(references, hypothesis, max_n=4):
+    check_order(max_n, "max_n is the highest n-gram order")
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return matches.explain(check_references(references), hypothesis, max_n)
 
 
 @wraps(brevity.closest_ref_length, LESSON_FACE)

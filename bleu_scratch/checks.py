@@ -141,7 +141,7 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
     return checked_references, checked_hypotheses
 
 
-def check_order(n: Any) -> None:
+def check_order(n: Any, what: str = "n is the n-gram order") -> None:
     """Raise a clear error unless ``n`` is a positive n-gram order.
 
     >>> check_order(2)
@@ -149,12 +149,16 @@ def check_order(n: Any) -> None:
     Traceback (most recent call last):
     ...
     ValueError: n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got 0
+    >>> check_order(2.0, "max_n is the highest n-gram order")
+    Traceback (most recent call last):
+    ...
+    TypeError: max_n is the highest n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got 2.0
     """
     # Anything Python accepts as an index is an order, as for NLTK (numpy ints too).
     if not hasattr(type(n), "__index__"):
-        raise TypeError(f"n is the n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+        raise TypeError(f"{what} and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
     if n < 1:
-        raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+        raise ValueError(f"{what} and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
 
 
 def check_weights(weights: Any) -> None:
