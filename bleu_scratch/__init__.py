@@ -46,6 +46,8 @@ from .smoothing import SmoothingError, SmoothingFunction
 # Lesson 08: published figures and the variants behind them
 from .variants import renormalised_weights
 from .api import first_closest_ref_length, shortest_ref_length, variant_sentence_bleu
+from .posts import numpy_sum
+from .api import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, study_notes_bleu
 
 # Lesson 09: sacrebleu
 from .api import sacrebleu_from_stats
@@ -84,6 +86,11 @@ __all__ = [
     "first_closest_ref_length",
     "renormalised_weights",
     "variant_sentence_bleu",
+    "numpy_sum",
+    "introduction_bleu",
+    "study_notes_bleu",
+    "kirchhoff_tokenize",
+    "kirchhoff_bleu",
     "sacrebleu_from_stats",
     "fast_sentence_stats",
     "fast_corpus_stats",

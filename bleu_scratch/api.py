@@ -12,7 +12,7 @@ faster, the same value (tests/lessons/test_fast.py holds the two equal).
 
 from functools import wraps
 
-from . import brevity, corpus, fast, matches, parallel, precision, sacre, sentence, tokenize, variants
+from . import brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
@@ -20,6 +20,8 @@ from .checks import (
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
+    check_text,
+    check_text_references,
     check_tokens,
     check_weights,
 )
@@ -102,6 +104,30 @@ def variant_sentence_bleu(
     return variants.variant_sentence_bleu(references, hypothesis, weights, ref_length, renormalise)
 
 
+@wraps(posts.introduction_bleu, LESSON_FACE)
+def introduction_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    references = check_references(references)
+    check_weights(weights)
+    return posts.introduction_bleu(references, hypothesis, weights)
+
+
+@wraps(posts.study_notes_bleu, LESSON_FACE)
+def study_notes_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    references = check_references(references)
+    check_weights(weights)
+    return posts.study_notes_bleu(references, hypothesis, weights)
+
+
+@wraps(posts.kirchhoff_bleu, LESSON_FACE)
+def kirchhoff_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+    check_text(hypothesis, "hypothesis", "kirchhoff_bleu")
+    references = check_text_references(references, "kirchhoff_bleu")
+    check_weights(weights)
+    return posts.kirchhoff_bleu(references, hypothesis, weights)
+
+
 def _checked_tokenizer(tokenizer):
     @wraps(tokenizer, LESSON_FACE)
     def checked(line):
@@ -118,6 +144,7 @@ tokenize_lowercase = _checked_tokenizer(tokenize.tokenize_lowercase)
 tokenize_punctuation = _checked_tokenizer(tokenize.tokenize_punctuation)
 tokenize_paper = _checked_tokenizer(tokenize.tokenize_paper)
 tokenize_13a = _checked_tokenizer(tokenize.tokenize_13a)
+kirchhoff_tokenize = _checked_tokenizer(posts.kirchhoff_tokenize)
 
 
 @wraps(sacre.sacrebleu_from_stats, LESSON_FACE)

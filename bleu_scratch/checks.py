@@ -203,6 +203,43 @@ def check_line(line: Any, tokenizer: str) -> None:
         )
 
 
+def check_text_references(references: Any, function: str) -> Sequence[str]:
+    """Return ``references`` as a non-empty sequence of lines of text, or raise a clear error.
+
+    For the functions that take text and tokenize it themselves, as a blog post's code does.
+
+    >>> check_text_references(["the cat sat"], "kirchhoff_bleu")
+    ['the cat sat']
+    >>> check_text_references([["the", "cat"]], "kirchhoff_bleu")
+    Traceback (most recent call last):
+    ...
+    TypeError: kirchhoff_bleu takes each reference as one line of text (a str) and tokenizes it; references[0] is a list: pass ' '.join(tokens)
+    """
+    if isinstance(references, (str, bytes)):
+        raise TypeError(f"{function} takes a list of reference lines, got one {type(references).__name__}: pass [reference]")
+    references = _as_sequence(references, "references", "a list of reference lines", sets=True)
+    if len(references) == 0:
+        raise ValueError(f"references is empty: {function} needs at least one reference line")
+    for i, reference in enumerate(references):
+        check_text(reference, f"references[{i}]", function, "each reference")
+    return references
+
+
+def check_text(line: Any, what: str, function: str, role: str = "the hypothesis") -> None:
+    """Raise a clear error unless ``line`` is one line of text.
+
+    >>> check_text(["a", "b"], "hypothesis", "kirchhoff_bleu")
+    Traceback (most recent call last):
+    ...
+    TypeError: kirchhoff_bleu takes the hypothesis as one line of text (a str) and tokenizes it; hypothesis is a list: pass ' '.join(tokens)
+    """
+    if not isinstance(line, str):
+        raise TypeError(
+            f"{function} takes {role} as one line of text (a str) and tokenizes it; "
+            f"{what} is {_a(line)}: pass ' '.join(tokens)"
+        )
+
+
 def check_sacrebleu_options(stats: Any, smooth_method: str, methods: Collection[str]) -> None:
     """Raise a clear error unless ``stats`` are ``BleuStats`` and ``smooth_method`` one of ``methods``.
 
