@@ -104,20 +104,23 @@ def variant_sentence_bleu(
     return variants.variant_sentence_bleu(references, hypothesis, weights, ref_length, renormalise)
 
 
-@wraps(posts.introduction_bleu, LESSON_FACE)
-def introduction_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    references = check_references(references)
-    check_weights(weights)
-    return posts.introduction_bleu(references, hypothesis, weights)
+def _checked_post(post):
+    """A blog post's sentence score on tokens, behind the checks of ``sentence_bleu``."""
+
+    @wraps(post, LESSON_FACE)
+    def checked(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+        hypothesis = check_tokens(hypothesis, "hypothesis")
+        references = check_references(references)
+        check_weights(weights)
+        return post(references, hypothesis, weights)
+
+    # Named as the module attribute it becomes, so that it pickles.
+    checked.__qualname__ = post.__name__
+    return checked
 
 
-@wraps(posts.study_notes_bleu, LESSON_FACE)
-def study_notes_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    references = check_references(references)
-    check_weights(weights)
-    return posts.study_notes_bleu(references, hypothesis, weights)
+introduction_bleu = _checked_post(posts.introduction_bleu)
+study_notes_bleu = _checked_post(posts.study_notes_bleu)
 
 
 @wraps(posts.kirchhoff_bleu, LESSON_FACE)
