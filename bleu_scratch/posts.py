@@ -90,15 +90,15 @@ def introduction_bleu(
     ...
     ZeroDivisionError: the post's brevity_penalty divides by the hypothesis length (np.exp(1 - float(r)/c)): an empty hypothesis raises ZeroDivisionError: float division by zero
     """
-    hyp_len = len(hypothesis)
-    if hyp_len == 0:
+    c = len(hypothesis)
+    if c == 0:
         raise ZeroDivisionError(
             "the post's brevity_penalty divides by the hypothesis length (np.exp(1 - float(r)/c)): "
             "an empty hypothesis raises ZeroDivisionError: float division by zero"
         )
-    bp = brevity_penalty(first_closest_ref_length(references, hyp_len), hyp_len)
-    stats = sentence_stats(references, hypothesis, len(weights))
-    p_n = [matches / total for matches, total in zip(stats.matches, stats.nltk_totals)]
+    bp = brevity_penalty(first_closest_ref_length(references, c), c)
+    counted = sentence_stats(references, hypothesis, len(weights))
+    p_n = [matches / total for matches, total in zip(counted.matches, counted.nltk_totals)]
     return bp * math.exp(numpy_sum([w_n * math.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)]))
 
 
@@ -123,17 +123,17 @@ def study_notes_bleu(
     >>> study_notes_bleu([["a", "b", "c", "d", "e"]], ["w", "x", "y", "z"]) == math.exp(1 - 5 / 4)
     True
     """
-    hyp_len = len(hypothesis)
-    if hyp_len < len(weights):
+    c = len(hypothesis)
+    if c < len(weights):
         raise ZeroDivisionError(
-            f"the notes' modified_ngram_precision divides by len(cand) - n + 1, which is 0 for n = {hyp_len + 1}: "
-            f"a candidate of {hyp_len} tokens cannot be scored with {len(weights)} weights "
+            f"the notes' modified_ngram_precision divides by len(cand) - n + 1, which is 0 for n = {c + 1}: "
+            f"a candidate of {c} tokens cannot be scored with {len(weights)} weights "
             f"(ZeroDivisionError: division by zero)"
         )
-    stats = sentence_stats(references, hypothesis, len(weights))
-    p_n = [matches / total for matches, total in zip(stats.matches, stats.totals)]
+    counted = sentence_stats(references, hypothesis, len(weights))
+    p_n = [matches / total for matches, total in zip(counted.matches, counted.totals)]
     log_sum = sum([w_n * math.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)])
-    return brevity_penalty(closest_ref_length(references, hyp_len), hyp_len) * math.exp(log_sum)
+    return brevity_penalty(closest_ref_length(references, c), c) * math.exp(log_sum)
 
 
 def kirchhoff_tokenize(line: str) -> list[str]:
@@ -162,11 +162,11 @@ def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence
     """
     references = [kirchhoff_tokenize(reference) for reference in references]
     tokens = kirchhoff_tokenize(hypothesis)
-    stats = sentence_stats(references, tokens, len(weights))
-    if stats.matches[0] == 0:
+    counted = sentence_stats(references, tokens, len(weights))
+    if counted.matches[0] == 0:
         return 0
-    p_n = [Precision(matches, total) for matches, total in zip(stats.matches, stats.nltk_totals)]
-    bp = brevity_penalty(shortest_ref_length(references, stats.hyp_len), stats.hyp_len)
+    p_n = [Precision(matches, total) for matches, total in zip(counted.matches, counted.nltk_totals)]
+    bp = brevity_penalty(shortest_ref_length(references, counted.hyp_len), counted.hyp_len)
     # The post's own mean: the non-zero precisions, weights rescaled, logs added left to right.
     kept = renormalised_weights(p_n, weights)
     return bp * math.exp(sum(w_n * math.log(p) for w_n, p in zip(kept, p_n) if p > 0))

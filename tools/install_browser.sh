@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make sure Debian's chromium is there for the browser tests (tests/browser/): they render the
+# Make sure Debian's chromium is there for the browser tests (tests/test_pages_in_chromium.py): they render the
 # match view and the lessons' website in a real headless browser and look at the screenshots.
 # With chromium on the PATH (or $CHROMIUM naming a Chromium or Chrome binary), it does nothing.
 # As root on Debian or Ubuntu it installs the package `chromium` with apt-get; otherwise it says

@@ -13,6 +13,7 @@ copy (stored outputs, the ``### BEGIN SOLUTION`` markers the site folds), so
 the student edition leaves them out.
 """
 
+import doctest
 import html
 import os
 import re
@@ -29,7 +30,7 @@ import pytest
 from bleu_scratch import explain
 from bleu_scratch.match_view import CLIPPED, COLOURS, MATCHED, UNMATCHED
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import build_site  # noqa: E402 (tools/ is no package)
 
@@ -141,6 +142,11 @@ def site(tmp_path_factory) -> Path:
     notebooks.append(match_view_notebook(tmp_path_factory.mktemp("notebooks") / "99_match_view.ipynb"))
     build_site.build_site(out, notebooks)
     return out
+
+
+def test_the_site_builders_examples_hold():
+    # tools/ is outside the doctest collection (the packages'); its examples run here.
+    assert doctest.testmod(build_site).failed == 0
 
 
 def test_the_site_links_lesson_to_lesson_and_loads_nothing_from_outside(site):
