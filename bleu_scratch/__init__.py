@@ -28,7 +28,7 @@ from .clipping import clipped_counts, max_reference_counts
 
 # Lesson 03: modified precision
 from .precision import Precision
-from .api import modified_precision
+from .api import explain, modified_precision
 
 # Lesson 04: the brevity penalty
 from .brevity import brevity_penalty
@@ -47,6 +47,8 @@ from .smoothing import SmoothingError, SmoothingFunction
 # Lesson 08: published figures and the variants behind them
 from .variants import renormalised_weights
 from .api import first_closest_ref_length, shortest_ref_length, variant_sentence_bleu
+from .posts import numpy_sum
+from .api import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, study_notes_bleu
 
 # Lesson 09: sacrebleu
 from .api import sacrebleu_from_stats
@@ -77,6 +79,7 @@ __all__ = [
     "clipped_counts",
     "Precision",
     "modified_precision",
+    "explain",
     "closest_ref_length",
     "brevity_penalty",
     "BleuStats",
@@ -91,6 +94,11 @@ __all__ = [
     "first_closest_ref_length",
     "renormalised_weights",
     "variant_sentence_bleu",
+    "numpy_sum",
+    "introduction_bleu",
+    "study_notes_bleu",
+    "kirchhoff_tokenize",
+    "kirchhoff_bleu",
     "sacrebleu_from_stats",
     "fast_sentence_stats",
     "fast_corpus_stats",

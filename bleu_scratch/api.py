@@ -13,7 +13,7 @@ holds them equal).
 
 from functools import wraps
 
-from . import batch, brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
+from . import batch, brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
@@ -21,6 +21,8 @@ from .checks import (
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
+    check_text,
+    check_text_references,
     check_tokens,
     check_weights,
 )
@@ -35,6 +37,13 @@ def modified_precision(references, hypothesis, n):
     check_order(n)
     hypothesis = check_tokens(hypothesis, "hypothesis")
     return precision.modified_precision(check_references(references, allow_iterator=True), hypothesis, n)
+
+
+@wraps(matches.explain, LESSON_FACE)
+def explain(references, hypothesis, max_n=4):
+    check_order(max_n, "max_n is the highest n-gram order")
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return matches.explain(check_references(references), hypothesis, max_n)
 
 
 @wraps(brevity.closest_ref_length, LESSON_FACE)
@@ -105,6 +114,33 @@ def variant_sentence_bleu(
     return variants.variant_sentence_bleu(references, hypothesis, weights, ref_length, renormalise)
 
 
+def _checked_post(post):
+    """A blog post's sentence score on tokens, behind the checks of ``sentence_bleu``."""
+
+    @wraps(post, LESSON_FACE)
+    def checked(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+        hypothesis = check_tokens(hypothesis, "hypothesis")
+        references = check_references(references)
+        check_weights(weights)
+        return post(references, hypothesis, weights)
+
+    # Named as the module attribute it becomes, so that it pickles.
+    checked.__qualname__ = post.__name__
+    return checked
+
+
+introduction_bleu = _checked_post(posts.introduction_bleu)
+study_notes_bleu = _checked_post(posts.study_notes_bleu)
+
+
+@wraps(posts.kirchhoff_bleu, LESSON_FACE)
+def kirchhoff_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+    check_text(hypothesis, "hypothesis", "kirchhoff_bleu")
+    references = check_text_references(references, "kirchhoff_bleu")
+    check_weights(weights)
+    return posts.kirchhoff_bleu(references, hypothesis, weights)
+
+
 def _checked_tokenizer(tokenizer):
     @wraps(tokenizer, LESSON_FACE)
     def checked(line):
@@ -121,6 +157,7 @@ tokenize_lowercase = _checked_tokenizer(tokenize.tokenize_lowercase)
 tokenize_punctuation = _checked_tokenizer(tokenize.tokenize_punctuation)
 tokenize_paper = _checked_tokenizer(tokenize.tokenize_paper)
 tokenize_13a = _checked_tokenizer(tokenize.tokenize_13a)
+kirchhoff_tokenize = _checked_tokenizer(posts.kirchhoff_tokenize)
 
 
 @wraps(sacre.sacrebleu_from_stats, LESSON_FACE)
