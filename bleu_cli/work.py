@@ -2,9 +2,8 @@
 
 ``score_shard`` runs in this process or on a Dask worker. It reads the shard
 (a slice of the files, or lines read by the command), tokenizes each segment
-with lesson 01's tokenizers, counts its statistics with lesson 10's fast
-counting (its batch counting for ``--sentence``), and for ``--sentence``
-scores each segment. Lines travel to a
+with lesson 01's tokenizers, counts its statistics with lesson 10's batch
+counting, and for ``--sentence`` scores each segment. Lines travel to a
 worker, never tokens: a line pickles as one string, its tokens as dozens.
 """
 
@@ -12,8 +11,8 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_scratch import TOKENIZERS, BleuStats, fast_stats_of_pairs
-from bleu_scratch.batch import batch_sentence_stats
+from bleu_scratch import TOKENIZERS, BleuStats
+from bleu_scratch.batch import batch_corpus_stats, batch_sentence_stats
 
 from .inputs import FileSlice, Segment, read_slice
 from .scoring import score
@@ -62,11 +61,12 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         warnings.showwarning = keep
+        # Lesson 10's batches count the whole shard at once.
+        list_of_references, hypotheses = [references for references, _ in pairs], [hypothesis for _, hypothesis in pairs]
         if settings.sentence:
-            # Lesson 10's batch counts the whole shard at once; each sentence is then scored on its own.
-            counted = batch_sentence_stats([references for references, _ in pairs], [hypothesis for _, hypothesis in pairs], settings.max_n)
+            counted = batch_sentence_stats(list_of_references, hypotheses, settings.max_n)
             scores = tuple((score(stats, settings, *pair), stats) for stats, pair in zip(counted, pairs))
             stats = sum(counted, BleuStats.zero(settings.max_n))
         else:
-            scores, stats = (), fast_stats_of_pairs(pairs, settings.max_n)
+            scores, stats = (), batch_corpus_stats(list_of_references, hypotheses, settings.max_n)
     return ShardResult(len(segments), stats, segments[-1], scores, tuple(met))

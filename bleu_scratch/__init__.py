@@ -9,7 +9,7 @@ Every name here is a lesson's, in lesson order. The functions that take
 input a user can get wrong are checked once at the door (``api.py``) and
 then run the lesson's code unchanged. Two names are not their lessons' own:
 ``sentence_bleu`` and ``corpus_bleu`` are lesson 10's, lessons 05 and 06's
-scores on statistics counted faster (``fast.py``), the same values;
+scores on statistics counted faster (``fast.py``, ``batch.py``), the same values;
 ``bleu_scratch.sentence.sentence_bleu`` and ``bleu_scratch.corpus.corpus_bleu``
 are lessons 05 and 06's.
 
@@ -56,6 +56,7 @@ from .api import sacrebleu_from_stats
 # Lesson 10: scale
 from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
 from .api import (
+    batch_corpus_stats,
     batch_sentence_bleu,
     batch_sentence_stats,
     corpus_bleu,
@@ -107,6 +108,7 @@ __all__ = [
     "sentence_bleu",
     "corpus_bleu",
     "batch_sentence_stats",
+    "batch_corpus_stats",
     "batch_sentence_bleu",
     "parallel_corpus_stats",
     "parallel_corpus_bleu",

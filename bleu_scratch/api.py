@@ -7,8 +7,8 @@ gives each checked function its lesson function's name, docstring and
 signature, and ``inspect.getsource`` of it shows the lesson's code.
 
 ``sentence_bleu`` and ``corpus_bleu`` are lesson 10's: lessons 05 and 06's
-scores on statistics counted faster, the same values (tests/lessons/test_fast.py
-holds them equal).
+scores on statistics counted faster (``fast.py``, ``batch.py``), the same
+values (tests/lessons/test_fast.py holds them equal).
 """
 
 from functools import wraps
@@ -88,11 +88,11 @@ def corpus_stats(list_of_references, hypotheses, max_n=4):
     return corpus.corpus_stats(*check_corpus(list_of_references, hypotheses), max_n)
 
 
-@wraps(fast.corpus_bleu, LESSON_FACE)
+@wraps(batch.corpus_bleu, LESSON_FACE)
 def corpus_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
     list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     check_weights(weights)
-    return fast.corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
+    return batch.corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
 
 
 @wraps(variants.shortest_ref_length, LESSON_FACE)
@@ -193,3 +193,8 @@ def batch_sentence_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT
     list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     check_weights(weights)
     return batch.batch_sentence_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
+
+
+@wraps(batch.batch_corpus_stats, LESSON_FACE)
+def batch_corpus_stats(list_of_references, hypotheses, max_n=4, chunk=batch.CHUNK):
+    return batch.batch_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, chunk)

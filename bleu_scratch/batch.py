@@ -36,6 +36,10 @@ from .fast import LOG_OF_ZERO_STAND_IN, fast_bleu_from_stats, scores_from_counts
 from .ngrams import Token
 from .sentence import DEFAULT_WEIGHTS, ZERO_ORDER_WARNING, BleuStats, max_n_of, weight_vectors
 
+# Sentence pairs counted at a time by batch_corpus_stats: enough for numpy to
+# work on long arrays, few enough that a chunk's arrays fit in a few MB.
+CHUNK = 5_000
+
 
 def batch_sentence_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
@@ -51,6 +55,49 @@ def batch_sentence_stats(
         BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
         for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist())
     ]
+
+
+def batch_corpus_stats(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    max_n: int = 4,
+    chunk: int = CHUNK,
+) -> BleuStats:
+    """``corpus_stats``, counted ``chunk`` sentence pairs at a time as batches (memory holds one chunk's arrays).
+
+    >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    """
+    total = BleuStats.zero(max_n)
+    for start in range(0, len(hypotheses), chunk):
+        hyp_lens, ref_lens, matches = batch_counts(list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n)
+        totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
+        total += BleuStats(
+            int(hyp_lens.sum()), int(ref_lens.sum()), tuple(matches.sum(axis=1).tolist()),
+            tuple(totals.sum(axis=1).tolist()), tuple((totals == 0).sum(axis=1).tolist()),
+        )
+    return total
+
+
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+):
+    """Lesson 06's ``corpus_bleu``, on statistics counted as batches and scored with floats.
+
+    >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
+    >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
+    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
+    0.8825
+    """
+    ### BEGIN SOLUTION
+    stats = batch_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
+    return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
+    ### END SOLUTION
 
 
 def batch_sentence_bleu(

@@ -21,10 +21,10 @@ per-n-gram work inside C, and with less of it:
 
 The score is computed faster too: ``fast_bleu_from_stats`` is lesson 05's
 ``bleu_from_stats`` with plain floats where the lesson builds fractions.
-``sentence_bleu`` and ``corpus_bleu`` here are lessons 05 and 06's scores on
-these statistics, and they are the ``bleu_scratch.sentence_bleu`` and
-``bleu_scratch.corpus_bleu`` the package exports: the same values as the
-lessons' (tests/lessons/test_fast.py holds them equal), faster.
+``sentence_bleu`` here is lesson 05's score on these statistics, and it is the
+``bleu_scratch.sentence_bleu`` the package exports: the same values as the
+lesson's (tests/lessons/test_fast.py holds them equal), faster. (The exported
+``corpus_bleu`` counts its statistics as numpy batches: ``batch.py``.)
 """
 
 import math
@@ -204,25 +204,4 @@ def sentence_bleu(
     ### BEGIN SOLUTION
     stats = fast_sentence_stats(references, hypothesis, max_n_of(weights))
     return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
-    ### END SOLUTION
-
-
-def corpus_bleu(
-    list_of_references: Sequence[Sequence[Sequence[Token]]],
-    hypotheses: Sequence[Sequence[Token]],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh: bool = False,
-):
-    """Lesson 06's ``corpus_bleu``, on statistics counted by ``fast_corpus_stats`` and scored with floats.
-
-    >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
-    >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
-    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
-    0.8825
-    """
-    ### BEGIN SOLUTION
-    stats = fast_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
-    # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
-    return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
     ### END SOLUTION

@@ -24,7 +24,7 @@ from bleu_scratch import (
     fast_stats_of_pairs,
     sentence_stats,
 )
-from bleu_scratch import corpus, fast, sentence
+from bleu_scratch import batch, corpus, fast, sentence
 
 # "x" and ("x",) are different tokens; 1 and True are equal ones (as in NLTK's Counters).
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), tuple("abcdefghij"), ("x", ("x",), 1, True, None)]
@@ -103,7 +103,7 @@ SMOOTHING = [None, *(getattr(SmoothingFunction(), f"method{number}") for number 
 )
 def test_the_exported_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pairs, weights, smoothing, auto_reweigh):
     """bleu_scratch.corpus_bleu is lesson 10's; it must return what lesson 06's corpus_bleu returns, bit for bit."""
-    assert bleu_scratch.corpus_bleu.__wrapped__ is fast.corpus_bleu
+    assert bleu_scratch.corpus_bleu.__wrapped__ is batch.corpus_bleu
     list_of_references = [references for references, _ in pairs]
     hypotheses = [hypothesis for _, hypothesis in pairs]
     arguments = (list_of_references, hypotheses, weights, smoothing, auto_reweigh)
