@@ -160,7 +160,6 @@ def batch_counts(
     """Hypothesis lengths, closest reference lengths, and clipped matches (one row per order), of every pair."""
     ### BEGIN SOLUTION
     references = [reference for refs in list_of_references for reference in refs]
-    vocabulary = set(chain.from_iterable(chain(hypotheses, references)))
     hyp_lens = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
     ref_lens = np.fromiter(map(len, references), np.int64, len(references))
     refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
@@ -169,14 +168,7 @@ def batch_counts(
     ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
     # Every token of the batch, hypotheses first, with the sentence it belongs to and the
     # text it belongs to (a number per hypothesis and per reference) for each position.
-    all_tokens = chain.from_iterable(chain(hypotheses, references))
-    if all(type(token) is int and 0 <= token < 1 << 31 for token in vocabulary):
-        tokens = np.fromiter(all_tokens, np.int64)  # token ids already: ints, equal only when the same
-        largest = max(vocabulary, default=1)
-    else:
-        ids = {token: number for number, token in enumerate(vocabulary)}
-        tokens = np.fromiter(map(ids.__getitem__, all_tokens), np.int64)
-        largest = len(ids) - 1
+    tokens, largest = _token_ids(list_of_references, hypotheses)
     text = np.repeat(np.arange(len(hypotheses) + len(references)), np.concatenate([hyp_lens, ref_lens]))
     sentence = np.concatenate([np.arange(len(hypotheses)), ref_sentence])[text]
     # A tag says whose n-gram: 0 the hypothesis's, r + 1 the sentence's reference r's.
@@ -220,6 +212,31 @@ def batch_counts(
     closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
     return hyp_lens, closest, matches
     ### END SOLUTION
+
+
+def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]) -> tuple[np.ndarray, int]:
+    """Every token of the batch as an integer, hypotheses first, then the references in order; and the largest.
+
+    Token ids (ints) stay as they are. Other tokens are numbered within their
+    sentence, so the numbers stay small and an n-gram's key fits in 64 bits
+    without renumbering. A dict numbers them: tokens get the same number
+    exactly when they are equal in NLTK's Counters.
+    """
+    tokens = chain.from_iterable(chain(hypotheses, *list_of_references))
+    if type(next(tokens, None)) is int:
+        every = set(chain.from_iterable(chain(hypotheses, *list_of_references)))
+        if all(type(token) is int and 0 <= token < 1 << 31 for token in every):
+            return np.fromiter(chain.from_iterable(chain(hypotheses, *list_of_references)), np.int64), max(every)
+    hypothesis_ids: list[int] = []
+    reference_ids: list[int] = []
+    widest = 1
+    for references, hypothesis in zip(list_of_references, hypotheses):
+        numbers = {token: number for number, token in enumerate(dict.fromkeys(chain(hypothesis, *references)))}
+        hypothesis_ids.extend(map(numbers.__getitem__, hypothesis))
+        for reference in references:
+            reference_ids.extend(map(numbers.__getitem__, reference))
+        widest = max(widest, len(numbers))
+    return np.fromiter(chain(hypothesis_ids, reference_ids), np.int64, len(hypothesis_ids) + len(reference_ids)), widest - 1
 
 
 def _starts(ordered: np.ndarray) -> np.ndarray:
