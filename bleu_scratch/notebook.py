@@ -125,13 +125,14 @@ def print_source(function: Callable, docstring: bool = True) -> None:
 
 
 def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "NLTK's answer is shown") -> Callable:
-    """``ours``, a function of a later lesson; ``stand_in``'s answer while it is still an exercise.
+    """``ours``, a function built by lesson ``lesson``; ``stand_in``'s answer while its exercises are unwritten.
 
     In the student edition a lesson function raises ``NotImplementedError``
-    until the student writes it. An early notebook that previews it then shows
-    the stand-in's value (NLTK's, usually) and says so, once per function
-    (tests/test_classroom.py runs lessons 00 and 01 in an edition to check it).
-    Any other ``NotImplementedError``, such as the student's own, goes through:
+    until the student writes it. An early notebook that previews a later
+    lesson's function then shows the stand-in's value (NLTK's, usually) and
+    says so, once per function (tests/classroom runs the early lessons in an
+    edition to check it). Any other ``NotImplementedError``, such as the
+    student's own, goes through:
 
     >>> def ngrams(tokens, n):
     ...     raise NotImplementedError("my own")
@@ -149,7 +150,7 @@ def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "
                 raise
             if ours.__name__ not in _previewed:
                 _previewed.add(ours.__name__)
-                print(f"(bleu_scratch.{ours.__name__} is lesson {lesson}'s exercise: {what} until you write it)")
+                print(f"(bleu_scratch.{ours.__name__} waits for the exercises up to lesson {lesson}: {what} until you write them)")
             return stand_in(*args, **kwargs)
 
     return preview
