@@ -29,32 +29,38 @@ from .scoring import score
 from .settings import Settings, parse
 from .work import ShardResult, score_shard, segment_tokens
 
-INTERRUPTED, TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
-
 
 class Terminated(BaseException):
     """SIGTERM arrived: unwind as Ctrl-C does, stopping what was started."""
 
 
+# The signal that stopped the command, once one has.
+_received: list[int] = []
+
+
 def run(argv: list[str]) -> int:
     """The command on ``argv``; its exit status. Bad options end in argparse (SystemExit 2)."""
     settings = parse(argv)
-    previous = signal.signal(signal.SIGTERM, _terminate)
+    previous = {number: signal.signal(number, _stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         return _scored(settings)
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    except Terminated:
-        return TERMINATED
+    except BaseException:
+        # A library the signal interrupted (importing, or waiting on the cluster) may have turned
+        # KeyboardInterrupt or Terminated into an error of its own; the command was stopped all the same.
+        if _received:
+            return 128 + _received[0]
+        raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
-def _terminate(signum: int, frame: Any) -> None:
+def _stop(signum: int, frame: Any) -> None:
     # Once is enough: a second signal must not cut the clean-up short.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise Terminated
+    _received.append(signum)
+    raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
 
 
 def _scored(settings: Settings) -> int:

@@ -17,6 +17,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from bleu_cli import pipeline
+
 # Seconds the test waits for the command to be scoring, and for its processes to end: bounds, not measurements.
 PATIENCE = 120
 
@@ -121,3 +123,20 @@ def test_a_signal_as_the_command_starts_leaves_nothing_behind(long_input):
         # Before the command handles signals, SIGTERM ends it as it ends any process: the shell says 143 too.
         assert command.returncode in (143, -signal.SIGTERM) and (out, err) == (b"", b""), (moment, err)
         assert left_running(command) == []
+
+
+@pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_a_library_turned_into_its_own_error_still_ends_as_the_signal(monkeypatch, wmt15, signal_number, status):
+    """The signal may land inside a library (importing Dask, waiting on the cluster) that wraps the interrupt."""
+
+    def interrupted(settings):
+        try:
+            os.kill(os.getpid(), signal_number)  # the command's handler raises here
+        except BaseException as error:
+            raise RuntimeError("the library's own error") from error
+
+    monkeypatch.setattr(pipeline, "_scored", interrupted)
+    monkeypatch.setattr(pipeline, "_received", [])
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    assert pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]]) == status
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
