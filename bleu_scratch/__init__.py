@@ -55,6 +55,12 @@ from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
 from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
 from .synthetic import synthetic_corpus
 
+# Lesson 11: is the difference real? (numpy from here on)
+from .segment_table import segment_table
+from .resampling import bootstrap_interval, resampled_stats
+from .significance import PairedResult
+from .api import paired_test
+
 __all__ = [
     "TOKENIZERS",
     "tokenize_whitespace",
@@ -91,4 +97,9 @@ __all__ = [
     "parallel_corpus_stats",
     "parallel_corpus_bleu",
     "synthetic_corpus",
+    "segment_table",
+    "resampled_stats",
+    "bootstrap_interval",
+    "PairedResult",
+    "paired_test",
 ]

@@ -12,17 +12,19 @@ faster, the same value (tests/lessons/test_fast.py holds the two equal).
 
 from functools import wraps
 
-from . import brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
+from . import brevity, corpus, fast, parallel, precision, sacre, sentence, significance, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
     check_order,
+    check_paired_test,
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
     check_tokens,
     check_weights,
 )
+from .tokenize import TOKENIZERS
 
 # Only the name, the docstring, the type hints and the source come from the lesson function:
 # the checked one keeps its own module, so that it pickles as itself.
@@ -134,3 +136,14 @@ def parallel_corpus_bleu(
     return parallel.parallel_corpus_bleu(
         list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, jobs, shard_size
     )
+
+
+@wraps(significance.paired_test, LESSON_FACE)
+def paired_test(
+    named_systems, references, test_type="bs", n_samples=None, seed=12345, tokenize="13a",
+    progress=significance.no_progress,
+):
+    named_systems, references = check_paired_test(
+        named_systems, references, test_type, n_samples, seed, tokenize, TOKENIZERS
+    )
+    return significance.paired_test(named_systems, references, test_type, n_samples, seed, tokenize, progress)
