@@ -144,7 +144,8 @@ def clipped_matches(groups: np.ndarray, codes: np.ndarray, n_systems: int, n_seg
     ref_keys %= segment_keys
     order = np.lexsort((ref_counts, ref_keys))
     ref_keys, ref_counts = ref_keys[order], ref_counts[order]
-    last = np.append(ref_keys[1:] != ref_keys[:-1], True)
+    last = np.ones(ref_keys.size, dtype=bool)  # the last (largest) count of each (segment, code)
+    last[:-1] = ref_keys[1:] != ref_keys[:-1]
     # A last key no n-gram has, so that every search below lands on a real entry.
     ref_keys = np.append(ref_keys[last], segment_keys)
     ref_counts = np.append(ref_counts[last], 0)
