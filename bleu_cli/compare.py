@@ -187,10 +187,10 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
 
     >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)), PairedResult("b.txt", 28.3, 0.001, 28.31, (27.6, 29.0))]
     >>> print(table(results, CompareSettings("a.txt", ("b.txt",), ("r.txt",))).split("\\n\\n")[0])
-    System            BLEU (μ ± 95% CI)     p-value
-    ----------------  --------------------  -------------
-    Baseline: a.txt   26.60 (26.60 ± 0.65)
-    b.txt             28.30 (28.31 ± 0.70)  (p = 0.0010)*
+    System           BLEU (μ ± 95% CI)     p-value
+    ---------------  --------------------  -------------
+    Baseline: a.txt  26.60 (26.60 ± 0.65)
+    b.txt            28.30 (28.31 ± 0.70)  (p = 0.0010)*
     """
     rows = [["System", "BLEU (μ ± 95% CI)", "p-value"]]
     for result in results:
@@ -230,7 +230,7 @@ def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
 
     >>> report = json.loads(json_report([PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))], CompareSettings("a.txt", (), ("r.txt",))))
     >>> report["systems"][0]
-    {'system': 'a.txt', 'baseline': True, 'score': 26.6, 'p_value': None, 'mean': 26.6, 'low': 25.9, 'high': 27.2, 'ci': 0.6499999999999986}
+    {'system': 'a.txt', 'baseline': True, 'score': 26.6, 'p_value': None, 'mean': 26.6, 'low': 25.9, 'high': 27.2, 'ci': 0.6500000000000004}
     """
     systems = [
         {
