@@ -251,8 +251,12 @@ def _comparisons(n_systems: int) -> str:
 
     >>> _comparisons(15)
     'With 15 systems that all translate like the baseline, the chance of at least one "*" is up to 54%.'
+    >>> _comparisons(1)
+    'With 1 system that translates like the baseline, the chance of a "*" is up to 5%.'
     """
     chance = 1 - (1 - SIGNIFICANCE_LEVEL) ** n_systems
+    if n_systems == 1:
+        return f'With 1 system that translates like the baseline, the chance of a "*" is up to {chance:.0%}.'
     return f'With {n_systems} systems that all translate like the baseline, the chance of at least one "*" is up to {chance:.0%}.'
 
 

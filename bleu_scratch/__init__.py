@@ -56,7 +56,7 @@ from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
 from .synthetic import synthetic_corpus
 
 # Lesson 11: is the difference real? (numpy from here on)
-from .segment_table import segment_table
+from .segment_stats import segment_table
 from .resampling import bootstrap_interval, resampled_stats
 from .significance import PairedResult
 from .api import paired_test

@@ -25,7 +25,7 @@ sacrebleu 2.6.0's definitions, followed here so that the numbers are its own:
 import numpy as np
 
 from .sacre import sacrebleu_from_stats
-from .segment_table import row_stats
+from .segment_stats import row_stats
 
 
 def bootstrap_draws(n_segments: int, n_samples: int, rng: np.random.Generator) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from .resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_scores, resampled_stats
 from .sacre import sacrebleu_from_stats
-from .segment_table import Stream, row_stats, segment_table
+from .segment_stats import Stream, row_stats, segment_table
 from .tokenize import TOKENIZERS
 
 # sacrebleu's defaults: resamples for the bootstrap, trials for randomization,

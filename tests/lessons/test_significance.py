@@ -22,7 +22,7 @@ import bleu_scratch
 from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
 from bleu_scratch.notebook import read_lines
 from bleu_scratch.resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats
-from bleu_scratch.segment_table import row_stats, stats_row
+from bleu_scratch.segment_stats import row_stats, stats_row
 from bleu_scratch.significance import p_value
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
