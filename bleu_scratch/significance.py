@@ -154,11 +154,12 @@ def paired_test(
     trials, 10,000 by default; its intervals come from 1,000 resamples, as in
     sacrebleu's ``PairedTest(..., n_ar_confidence=0)``). ``seed`` plays
     ``SACREBLEU_SEED``'s part: an int fixes the draws (12345 is sacrebleu's
-    default) and ``None`` draws a fresh seed from the operating system, used for
-    every system. Two differences with sacrebleu: it gives each system its own
-    unseeded draws when the seed is none, and it treats a seed of 0 as none for
-    the systems (but not for the baseline's interval). ``progress(1)`` is called
-    after each stream is tokenized and each system is tested, for a progress bar.
+    default) and ``None`` draws a fresh seed from the operating system. Here
+    one seed, given or drawn, serves every system; sacrebleu, without a seed,
+    draws afresh for each system, and takes a seed of 0 as no seed for the
+    systems (not for the baseline's interval). For a progress bar,
+    ``progress(1)`` is called after each system's lines are tokenized, after
+    the resampling, and as each system's result is ready.
 
     >>> refs = [["the cat sat on the mat", "a dog barked at the man", "it rained all day"]]
     >>> baseline = ("A", ["the cat sat on a mat", "a dog barked at a man", "it rained all day"])
