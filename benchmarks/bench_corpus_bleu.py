@@ -13,9 +13,9 @@ takes lines of text, so bleu_scratch is timed both ways:
   timed call, as sacrebleu splits them. Compare sacrebleu with this row.
 
 Each repeat runs every implementation once, in an order rotated by one place
-per repeat (so none always runs first, or always after the same one), after a
-garbage collection; a busy machine slows them all alike. The table gives the
-median. Before timing, the script checks that the results agree:
+per repeat (benchmarks/timing.py). The table gives the median time with the
+range over the repeats, and the ratios of medians. Before timing, the script
+checks that the results agree:
 
 - bleu_scratch.corpus_bleu == nltk corpus_bleu, exactly, from tokens and from text;
 - sacrebleu's n-gram counts, totals and lengths equal bleu_scratch's
@@ -31,11 +31,8 @@ Timings include bleu_scratch's input checks.
 """
 
 import argparse
-import gc
 import platform
-import statistics
 import sys
-import time
 import tracemalloc
 
 import nltk
@@ -44,6 +41,7 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
 import bleu_scratch
 from bleu_scratch import fast_corpus_stats, sacrebleu_from_stats, synthetic_corpus
+from timing import time_calls
 
 
 def implementations(list_of_references, hypotheses) -> dict:
@@ -82,20 +80,6 @@ def check_agreement(list_of_references, hypotheses, results: dict) -> str:
     )
 
 
-def median_times(calls: dict, repeats: int) -> tuple[dict, dict]:
-    """The median time of each call, and what each returned; the order rotates every repeat."""
-    names = list(calls)
-    times, results = {name: [] for name in names}, {}
-    for repeat in range(repeats):
-        shift = repeat % len(names)
-        for name in names[shift:] + names[:shift]:
-            gc.collect()  # no call pays for collecting the previous one's garbage
-            start = time.perf_counter()
-            results[name] = calls[name]()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}, results
-
-
 def peak_memory(call) -> int:
     tracemalloc.start()
     try:
@@ -124,21 +108,21 @@ def main() -> None:
         list_of_references, hypotheses = synthetic_corpus(args.segments, references, seed=args.seed)
         implemented = implementations(list_of_references, hypotheses)
         calls = {name: call for name, (_, call) in implemented.items()}
-        times, results = median_times(calls, args.repeats)
+        times, results = time_calls(calls, args.repeats)
         print(f"{references} reference(s): " + check_agreement(list_of_references, hypotheses, results), flush=True)
         memory = {name: None if args.no_memory else peak_memory(call) for name, call in calls.items()}
         for name, (given, _) in implemented.items():
-            ratios = times["NLTK"] / times[name], times["sacrebleu"] / times[name]
+            ratios = times["NLTK"].median / times[name].median, times["sacrebleu"].median / times[name].median
             rows.append((references, name, given, times[name], *ratios, memory[name]))
 
     print(
-        "\n| references | implementation | input | median time (s) | NLTK time / this | sacrebleu time / this "
+        "\n| references | implementation | input | time (s): median (min-max) | NLTK time / this | sacrebleu time / this "
         "| tracemalloc peak (kB, Python allocations) |"
     )
     print("|---|---|---|---|---|---|---|")
-    for references, name, given, seconds, vs_nltk, vs_sacre, memory in rows:
+    for references, name, given, timing, vs_nltk, vs_sacre, memory in rows:
         kilobytes = "-" if memory is None else f"{memory / 1e3:,.0f}"
-        print(f"| {references} | {name} | {given} | {seconds:.2f} | {vs_nltk:.2f} | {vs_sacre:.2f} | {kilobytes} |")
+        print(f"| {references} | {name} | {given} | {timing.cell()} | {vs_nltk:.2f} | {vs_sacre:.2f} | {kilobytes} |")
     sys.stdout.flush()
 
 

@@ -17,7 +17,8 @@ from .nbgrader_tags import cell_source, notebook_json
 from .readme import student_readme
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# Never part of the edition: version control, caches, build output, CI and
+# Never part of the edition: version control, caches, build output (site/ is
+# the lessons' website, tools/build_site.py's, solutions and all), CI and
 # speed benchmarks (they need the finished package), the instructor README,
 # which the student README replaces, and that README's template, and the tool
 # that stores notebook outputs for nbval (a student saves a notebook in Jupyter).
@@ -25,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 # markers (see _instructor_only): they check the instructor's copy.
 SKIPPED_NAMES = {
     ".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
-    ".hypothesis", ".venv", "venv", "build", "dist", ".mypy_cache", ".ruff_cache", ".tox",
+    ".hypothesis", ".venv", "venv", "build", "dist", "site", ".mypy_cache", ".ruff_cache", ".tox",
 }
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
 INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/student_README.md", "tools/refresh_notebooks.py", "tests/classroom/"}

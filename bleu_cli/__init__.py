@@ -11,17 +11,34 @@ same tokens with the same options, printed as sacrebleu prints its scores:
 The command is one pipeline, a module a stage, built on the lessons:
 
 - ``settings``: the options, read once into plain settings;
-- ``files``: the files, read in step, line by line (bad input stops here);
-- ``segments``: a segment's lines to tokens to statistics (lessons 01-05, 10);
+- ``inputs``: the files, read in step and cut into shards (bad input stops here);
+- ``work``: what a shard becomes where it is scored, in this process or on a
+  Dask worker: tokens, statistics, and each segment's score for ``--sentence``;
 - ``scoring``: statistics to the score (lessons 05-07);
-- ``report``: the score as sacrebleu's line or JSON, and NLTK's warnings in
-  the command's words;
-- ``main``: the stages in order, and the exit status.
+- ``report``: the score as sacrebleu's line or JSON, NLTK's warnings in the
+  command's words, the progress bar;
+- ``pipeline``: the stages in order, the Dask cluster, signals and the exit status.
 
 ``errors`` holds what can go wrong with the input, each error with its facts,
 worded in the command's terms.
 """
 
-from .main import main
+import sys
 
-__all__ = ["main"]
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; return the exit status (see ``bleu_cli.pipeline``).
+
+    Bad options stop in argparse, with a usage message and status 2:
+
+    >>> main(["hypothesis.txt"])  # no reference file
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+    try:
+        # Imported here, inside the guard: Ctrl-C while the lessons load ends quietly too.
+        from .pipeline import run
+    except KeyboardInterrupt:
+        return 130
+    return run(sys.argv[1:] if argv is None else argv)

@@ -20,6 +20,7 @@ anything is printed; a progress bar shows on a terminal only.
 import argparse
 import io
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from bleu_scratch.exercises import unwritten_exercise
 from bleu_scratch.significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts
-from .files import AlignedFiles
+from .inputs import check_readable, streamed_shards
 from .report import PROGRESS_DELAY, copy_out
 from .settings import _positive
 
@@ -132,6 +133,7 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
     repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if repeated is not None:
         raise GivenTwice(repeated)
+    check_readable([*names, *settings.references])
     streams = {path: file_lines(path) for path in [*names, *settings.references]}
     if not streams[settings.baseline]:
         raise EmptyHypothesis(settings.baseline)
@@ -143,18 +145,14 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
 
 
 def file_lines(path: str) -> list[str]:
-    """The lines of one file, decoded by ``AlignedFiles`` (an empty file has none).
+    """The lines of one file (``-`` is standard input), read and decoded as ``bleu-scratch`` reads them; an empty file has none.
 
-    A byte order mark at the start is dropped, as ``bleu_scratch.notebook.read_lines``
-    drops it: WMT17's online-A starts with one.
+    A byte order mark at the start is dropped (WMT17's online-A starts with one).
     """
     try:
-        with AlignedFiles([path]) as file:
-            lines = [line for line, in file]
+        return [line for shard in streamed_shards([path]) for (line,) in shard]
     except EmptyHypothesis:
         return []
-    lines[0] = lines[0].removeprefix("\ufeff")
-    return lines
 
 
 @contextmanager
@@ -261,9 +259,14 @@ def _comparisons(n_systems: int) -> str:
 
 
 def _seed(text: str) -> int | None:
-    if text.lower() == "none":
+    """``--seed``: ASCII digits, or none.
+
+    >>> _seed("12345"), _seed("None")
+    (12345, None)
+    """
+    if text.strip().lower() == "none":
         return None
-    if not text.isdigit():
+    if not re.fullmatch(r"[0-9]+", text.strip()):
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 0, or none, got {text!r}")
     return int(text)
 

@@ -1,24 +1,40 @@
 """What can go wrong with the command's input: each error with its facts, in the command's words.
 
 Every one ends the command with its message on one line of stderr and exit
-status 2; nothing has been printed on stdout by then.
+status 2; nothing has been printed on stdout by then. An error keeps its facts
+as its arguments, so that it pickles: a Dask worker that meets bad input raises
+it, and the command receives it whole.
 """
 
 
 class CommandError(Exception):
     """A problem with the input, reported as one line with exit status 2."""
 
+    def __str__(self) -> str:
+        return self.message()
+
+    def message(self) -> str:
+        return str(self.args[0])
+
 
 class Unreadable(CommandError):
     def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"cannot read {path}: {reason}")
+        super().__init__(path, reason)
+
+    def message(self) -> str:
+        path, reason = self.args
+        return f"cannot read {path}: {reason}"
 
 
 class NotUtf8(CommandError):
     """``position`` is the 0-based offset of the first bad byte in the line."""
 
     def __init__(self, path: str, line: int, position: int, byte: bytes) -> None:
-        super().__init__(
+        super().__init__(path, line, position, byte)
+
+    def message(self) -> str:
+        path, line, position, byte = self.args
+        return (
             f"{path}, line {line}: not valid UTF-8 (byte {position + 1} of the line is {byte!r}); "
             f"convert the file to UTF-8, e.g. with iconv"
         )
@@ -26,15 +42,22 @@ class NotUtf8(CommandError):
 
 class EmptyHypothesis(CommandError):
     def __init__(self, path: str) -> None:
-        super().__init__(f"{path} is empty: there is no hypothesis to score")
+        super().__init__(path)
+
+    def message(self) -> str:
+        return f"{self.args[0]} is empty: there is no hypothesis to score"
 
 
 class LineCounts(CommandError):
     """``wrong`` holds (path, lines) for each reference file whose length differs from the hypothesis file's."""
 
     def __init__(self, hypothesis: str, lines: int, wrong: list[tuple[str, int]]) -> None:
+        super().__init__(hypothesis, lines, wrong)
+
+    def message(self) -> str:
+        hypothesis, lines, wrong = self.args
         files = " and ".join(f"{path} has {_lines(count)}" for path, count in wrong)
-        super().__init__(
+        return (
             f"{files}, but the hypothesis file {hypothesis} has {_lines(lines)}: "
             f"every reference file needs exactly one line per hypothesis line"
         )
@@ -44,39 +67,62 @@ class SegmentCounts(CommandError):
     """``bleu-scratch-compare``: ``wrong`` holds (path, lines) for each file whose length differs from the baseline's."""
 
     def __init__(self, baseline: str, lines: int, wrong: list[tuple[str, int]]) -> None:
+        super().__init__(baseline, lines, wrong)
+
+    def message(self) -> str:
+        baseline, lines, wrong = self.args
         lengths = " and ".join(f"{path} has {_lines(count)}" for path, count in wrong)
-        super().__init__(f"{lengths}, but the baseline {baseline} has {_lines(lines)}: every file needs one line per segment")
+        return f"{lengths}, but the baseline {baseline} has {_lines(lines)}: every file needs one line per segment"
 
 
 class GivenTwice(CommandError):
     """``bleu-scratch-compare``: a file named twice among the baseline and the systems."""
 
     def __init__(self, path: str) -> None:
-        super().__init__(f"{path} is given twice: name the baseline and each system once")
+        super().__init__(path)
+
+    def message(self) -> str:
+        return f"{self.args[0]} is given twice: name the baseline and each system once"
 
 
 class SmoothingNeeds(CommandError):
     """NLTK's smoothing method 6 cannot score this input: it lacks ``needs`` ("orders" or "trigram match")."""
 
     def __init__(self, needs: str, orders: int) -> None:
+        super().__init__(needs, orders)
+
+    def message(self) -> str:
+        needs, orders = self.args
         if needs == "orders":
-            text = (
+            return (
                 f"smoothing method 6 starts at trigrams, so it needs weights for at least 3 n-gram orders; "
                 f"got {orders}. Use e.g. --weights 0.25,0.25,0.25,0.25"
             )
-        else:
-            text = (
-                "smoothing method 6 needs at least one trigram match (its prior divides by the trigram "
-                "precision); this hypothesis has none. Use another method, e.g. --smoothing 1"
-            )
-        super().__init__(text)
+        return (
+            "smoothing method 6 needs at least one trigram match (its prior divides by the trigram "
+            "precision); this hypothesis has none. Use another method, e.g. --smoothing 1"
+        )
 
 
 class Overflow(CommandError):
     """As in NLTK: a huge negative weight on a precision below 1 gives a score beyond a float."""
 
     def __init__(self, weights: tuple[float, ...]) -> None:
-        super().__init__(f"the score overflows a float with --weights {','.join(f'{weight:g}' for weight in weights)}")
+        super().__init__(weights)
+
+    def message(self) -> str:
+        return f"the score overflows a float with --weights {','.join(f'{weight:g}' for weight in self.args[0])}"
+
+
+class NoScheduler(CommandError):
+    """The Dask scheduler of ``--scheduler`` did not answer."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        super().__init__(address, reason)
+
+    def message(self) -> str:
+        address, reason = self.args
+        return f"cannot reach the Dask scheduler at {address}: {reason}; start one with `dask scheduler` and `dask worker ADDRESS`"
 
 
 def _lines(count: int) -> str:

@@ -10,7 +10,6 @@ import dataclasses
 import json
 import os
 import shutil
-import stat
 import sys
 import warnings
 from collections.abc import Iterator
@@ -69,37 +68,46 @@ def warning_text(message: str, max_n: int) -> str:
     return " ".join(message.split())
 
 
-@contextmanager
-def distinct_warnings(max_n: int) -> Iterator[list[str]]:
-    """Collect the text of each distinct warning, once, for printing after the score.
+class WarningLog:
+    """The distinct warnings of a run, in the command's words, in the order they were first met.
 
-    With ``--sentence`` NLTK would warn on most lines, and a failed run should
-    say only what went wrong.
+    The command prints them after the score: with ``--sentence`` NLTK would
+    warn on most lines, and a failed run should say only what went wrong.
+
+    >>> log = WarningLog(max_n=4)
+    >>> log.add(ZERO_ORDER_WARNING.format(4)); log.add(ZERO_ORDER_WARNING.format(4))
+    >>> len(log.texts)
+    1
     """
-    texts: list[str] = []
 
-    def keep(message, category, filename, lineno, file=None, line=None):
-        text = warning_text(str(message), max_n)
-        if text not in texts:
-            texts.append(text)
+    def __init__(self, max_n: int) -> None:
+        self.max_n = max_n
+        self.texts: list[str] = []
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("always", UserWarning)
-        warnings.showwarning = keep
-        yield texts
+    def add(self, message: str) -> None:
+        text = warning_text(message, self.max_n)
+        if text not in self.texts:
+            self.texts.append(text)
+
+    @contextmanager
+    def catching(self) -> Iterator[None]:
+        """Log the warnings given in this process while the block runs."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", UserWarning)
+            warnings.showwarning = lambda message, *args, **kwargs: self.add(str(message))
+            yield
 
 
 @contextmanager
-def progress_bar(path: str) -> Iterator:
-    """A tqdm bar over the hypothesis file's bytes when stderr is a terminal; otherwise None."""
+def progress_bar(name: str, total: int | None) -> Iterator:
+    """A tqdm bar over the segments scored when stderr is a terminal; otherwise None."""
     if not sys.stderr.isatty():
         yield None
         return
     from tqdm import tqdm
 
-    total = os.path.getsize(path) if stat.S_ISREG(os.stat(path).st_mode) else None
     with tqdm(
-        total=total, unit="B", unit_scale=True, desc=os.path.basename(path), file=sys.stderr,
+        total=total, unit=" segments", unit_scale=True, desc=os.path.basename(name), file=sys.stderr,
         delay=PROGRESS_DELAY, leave=False,
     ) as bar:
         yield bar

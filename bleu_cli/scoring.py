@@ -1,4 +1,4 @@
-"""Statistics to the score: lesson 05's ``bleu_from_stats`` with the command's smoothing.
+"""Statistics to the score: lesson 05's ``bleu_from_stats`` as lesson 10 computes it, with the command's smoothing.
 
 Where the lessons cannot score the input (smoothing method 6 without a
 trigram match, a score beyond a float), the error says so in the command's
@@ -7,7 +7,7 @@ terms, from the facts the lesson's error carries.
 
 from collections.abc import Sequence
 
-from bleu_scratch import BleuStats, SmoothingError, SmoothingFunction, bleu_from_stats
+from bleu_scratch import BleuStats, SmoothingError, SmoothingFunction, fast_bleu_from_stats
 
 from .errors import Overflow, SmoothingNeeds
 from .settings import Settings
@@ -20,9 +20,10 @@ def score(stats: BleuStats, settings: Settings, last_references: Sequence, last_
     >>> score(stats, Settings("hyp", ("ref",), weights=(0.5, 0.5)), [["a", "b"]], ["a", "b"])
     1.0
     """
-    smoothing = getattr(SmoothingFunction(), f"method{settings.smoothing}")
+    # Method 0 is no smoothing: NLTK's default, which lesson 10 scores without fractions.
+    smoothing = getattr(SmoothingFunction(), f"method{settings.smoothing}") if settings.smoothing else None
     try:
-        return bleu_from_stats(stats, settings.weights, smoothing, False, last_references, last_hypothesis)
+        return fast_bleu_from_stats(stats, settings.weights, smoothing, False, last_references, last_hypothesis)
     except SmoothingError as error:
         raise SmoothingNeeds(error.needs, settings.max_n) from None
     except OverflowError:

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from bleu_scratch import TOKENIZERS
 from bleu_scratch.sentence import DEFAULT_WEIGHTS
 
+# A decimal number as a user writes one (nan and inf are read to be refused as not finite).
+NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -28,6 +31,7 @@ class Settings:
     sentence: bool = False
     json: bool = False
     jobs: int = 1
+    scheduler: str | None = None
 
     @property
     def paths(self) -> list[str]:
@@ -47,12 +51,14 @@ def parse(argv: Sequence[str]) -> Settings:
     """The settings of a command line; argparse exits with status 2 on a bad option.
 
     >>> parse(["hyp.txt", "ref.txt", "--weights", "0.5,0.5"])
-    Settings(hypothesis='hyp.txt', references=('ref.txt',), weights=(0.5, 0.5), smoothing=0, lowercase=False, tokenize='none', sentence=False, json=False, jobs=1)
+    Settings(hypothesis='hyp.txt', references=('ref.txt',), weights=(0.5, 0.5), smoothing=0, lowercase=False, tokenize='none', sentence=False, json=False, jobs=1, scheduler=None)
     """
     parser = _parser()
     args = parser.parse_args(_weights_attached(argv))
-    if args.sentence and args.jobs > 1:
-        parser.error("--jobs applies to the corpus score; --sentence scores in one process")
+    if [args.hypothesis, *args.references].count("-") > 1:
+        parser.error("standard input (-) can be read once: give it for one file at most")
+    if args.scheduler and args.jobs > 1:
+        parser.error("--jobs starts a cluster on this machine; with --scheduler the cluster's workers count")
     return Settings(
         hypothesis=args.hypothesis,
         references=tuple(args.references),
@@ -63,6 +69,7 @@ def parse(argv: Sequence[str]) -> Settings:
         sentence=args.sentence,
         json=args.json,
         jobs=args.jobs,
+        scheduler=args.scheduler,
     )
 
 
@@ -75,8 +82,8 @@ def _parser() -> argparse.ArgumentParser:
             "141 when the output's reader stops early (e.g. | head)."
         ),
     )
-    parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8)")
-    parser.add_argument("references", metavar="REF", nargs="+", help="one or more reference files, aligned with HYP")
+    parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8); - reads standard input")
+    parser.add_argument("references", metavar="REF", nargs="+", help="one or more reference files, aligned with HYP (- for standard input)")
     parser.add_argument(
         "--weights",
         type=_weights,
@@ -84,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
         help="one weight per n-gram order, e.g. 0.5,0.5 or '0.5 0.5' for BLEU-2 (default: 0.25,0.25,0.25,0.25)",
     )
     parser.add_argument(
-        "--smoothing", type=int, choices=range(8), default=0, metavar="{0..7}",
+        "--smoothing", type=_method, default=0, metavar="{0..7}",
         help="NLTK's SmoothingFunction().methodN (default: 0, none)",
     )
     parser.add_argument("--lowercase", action="store_true", help="lowercase every line before tokenizing")
@@ -99,7 +106,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print JSON (one object per line with --sentence)")
     parser.add_argument(
         "--jobs", type=_positive, default=1, metavar="N",
-        help="score shards of lines on N local processes (Dask); the corpus score only",
+        help="score shards of lines on a Dask cluster of N worker processes on this machine (listening on 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (see README: the workers need bleu-scratch installed)",
     )
     return parser
 
@@ -119,10 +130,10 @@ def _weights(text: str) -> tuple[float, ...]:
         raise argparse.ArgumentTypeError(
             f"an empty weight in {text!r}: give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25"
         )
-    try:
-        weights = tuple(float(item) for item in items)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"weights must be numbers separated by commas or spaces, got {text!r}") from None
+    # float() also reads "1_0" (as 10) and digits of other scripts: a typo, not a weight.
+    if not all(NUMBER.fullmatch(item) for item in items):
+        raise argparse.ArgumentTypeError(f"weights must be numbers separated by commas or spaces, got {text!r}")
+    weights = tuple(float(item) for item in items)
     # NLTK scores negative weights too, so they are accepted; a nan or inf
     # weight gives nan, 0 or an error whatever the files hold.
     if not all(map(math.isfinite, weights)):
@@ -151,6 +162,22 @@ def _weights_attached(argv: Sequence[str]) -> list[str]:
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    """A count such as ``--jobs``: ASCII digits, at least 1.
+
+    >>> _positive(" 2 ")
+    2
+    >>> _positive("²")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be a whole number of at least 1, got '²'
+    """
+    if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def _method(text: str) -> int:
+    """A smoothing method number, 0 to 7 in ASCII digits."""
+    if not re.fullmatch(r"[0-7]", text.strip()):
+        raise argparse.ArgumentTypeError(f"must be a smoothing method from 0 to 7, got {text!r}")
     return int(text)

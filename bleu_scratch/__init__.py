@@ -7,10 +7,11 @@
 
 Every name here is a lesson's, in lesson order. The functions that take
 input a user can get wrong are checked once at the door (``api.py``) and
-then run the lesson's code unchanged. One name is not its lesson's own:
-``corpus_bleu`` is lesson 10's, lesson 06's score on statistics counted
-faster (``fast.py``), the same value; ``bleu_scratch.corpus.corpus_bleu`` is
-lesson 06's.
+then run the lesson's code unchanged. Two names are not their lessons' own:
+``sentence_bleu`` and ``corpus_bleu`` are lesson 10's, lessons 05 and 06's
+scores on statistics counted faster (``fast.py``, ``batch.py``), the same values;
+``bleu_scratch.sentence.sentence_bleu`` and ``bleu_scratch.corpus.corpus_bleu``
+are lessons 05 and 06's.
 
 >>> from bleu_scratch import sentence_bleu
 >>> sentence_bleu([["the", "cat", "sat", "down"]], ["the", "cat", "sat", "down"])
@@ -27,15 +28,15 @@ from .clipping import clipped_counts, max_reference_counts
 
 # Lesson 03: modified precision
 from .precision import Precision
-from .api import modified_precision
+from .api import explain, modified_precision
 
 # Lesson 04: the brevity penalty
 from .brevity import brevity_penalty
 from .api import closest_ref_length
 
-# Lesson 05: the sentence score
+# Lesson 05: the sentence score (sentence_bleu: lesson 10's, see above)
 from .sentence import BleuStats, geometric_mean_score, no_smoothing
-from .api import bleu_from_stats, sentence_bleu, sentence_stats
+from .api import bleu_from_stats, sentence_stats
 
 # Lesson 06: the corpus score (corpus_bleu: lesson 10's, see above)
 from .api import corpus_stats
@@ -46,13 +47,24 @@ from .smoothing import SmoothingError, SmoothingFunction
 # Lesson 08: published figures and the variants behind them
 from .variants import renormalised_weights
 from .api import first_closest_ref_length, shortest_ref_length, variant_sentence_bleu
+from .posts import numpy_sum
+from .api import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, study_notes_bleu
 
 # Lesson 09: sacrebleu
 from .api import sacrebleu_from_stats
 
 # Lesson 10: scale
 from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
-from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
+from .api import (
+    batch_corpus_stats,
+    batch_sentence_bleu,
+    batch_sentence_stats,
+    corpus_bleu,
+    fast_bleu_from_stats,
+    parallel_corpus_bleu,
+    parallel_corpus_stats,
+    sentence_bleu,
+)
 from .synthetic import synthetic_corpus
 
 # Lesson 11: is the difference real? (numpy from here on)
@@ -74,6 +86,7 @@ __all__ = [
     "clipped_counts",
     "Precision",
     "modified_precision",
+    "explain",
     "closest_ref_length",
     "brevity_penalty",
     "BleuStats",
@@ -81,7 +94,6 @@ __all__ = [
     "no_smoothing",
     "geometric_mean_score",
     "bleu_from_stats",
-    "sentence_bleu",
     "corpus_stats",
     "SmoothingFunction",
     "SmoothingError",
@@ -89,11 +101,21 @@ __all__ = [
     "first_closest_ref_length",
     "renormalised_weights",
     "variant_sentence_bleu",
+    "numpy_sum",
+    "introduction_bleu",
+    "study_notes_bleu",
+    "kirchhoff_tokenize",
+    "kirchhoff_bleu",
     "sacrebleu_from_stats",
     "fast_sentence_stats",
     "fast_corpus_stats",
     "fast_stats_of_pairs",
+    "fast_bleu_from_stats",
+    "sentence_bleu",
     "corpus_bleu",
+    "batch_sentence_stats",
+    "batch_corpus_stats",
+    "batch_sentence_bleu",
     "parallel_corpus_stats",
     "parallel_corpus_bleu",
     "synthetic_corpus",

@@ -6,13 +6,14 @@ lesson's code; the lesson functions call one another unchecked. ``wraps``
 gives each checked function its lesson function's name, docstring and
 signature, and ``inspect.getsource`` of it shows the lesson's code.
 
-``corpus_bleu`` is lesson 10's: lesson 06's score on statistics counted
-faster, the same value (tests/lessons/test_fast.py holds the two equal).
+``sentence_bleu`` and ``corpus_bleu`` are lesson 10's: lessons 05 and 06's
+scores on statistics counted faster (``fast.py``, ``batch.py``), the same
+values (tests/lessons/test_fast.py holds them equal).
 """
 
 from functools import wraps
 
-from . import brevity, corpus, fast, parallel, precision, sacre, sentence, significance, tokenize, variants
+from . import batch, brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, significance, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
@@ -21,6 +22,8 @@ from .checks import (
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
+    check_text,
+    check_text_references,
     check_tokens,
     check_weights,
 )
@@ -36,6 +39,13 @@ def modified_precision(references, hypothesis, n):
     check_order(n)
     hypothesis = check_tokens(hypothesis, "hypothesis")
     return precision.modified_precision(check_references(references, allow_iterator=True), hypothesis, n)
+
+
+@wraps(matches.explain, LESSON_FACE)
+def explain(references, hypothesis, max_n=4):
+    check_order(max_n, "max_n is the highest n-gram order")
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return matches.explain(check_references(references), hypothesis, max_n)
 
 
 @wraps(brevity.closest_ref_length, LESSON_FACE)
@@ -58,12 +68,21 @@ def bleu_from_stats(
     return sentence.bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, last_references, last_hypothesis)
 
 
-@wraps(sentence.sentence_bleu, LESSON_FACE)
+@wraps(fast.sentence_bleu, LESSON_FACE)
 def sentence_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
     hypothesis = check_tokens(hypothesis, "hypothesis")
     references = check_references(references)
     check_weights(weights)
-    return sentence.sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
+    return fast.sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
+
+
+@wraps(fast.fast_bleu_from_stats, LESSON_FACE)
+def fast_bleu_from_stats(
+    stats, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False,
+    last_references=((),), last_hypothesis=(),
+):
+    check_stats_for_weights(stats, weights)
+    return fast.fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, last_references, last_hypothesis)
 
 
 @wraps(corpus.corpus_stats, LESSON_FACE)
@@ -71,11 +90,11 @@ def corpus_stats(list_of_references, hypotheses, max_n=4):
     return corpus.corpus_stats(*check_corpus(list_of_references, hypotheses), max_n)
 
 
-@wraps(fast.corpus_bleu, LESSON_FACE)
+@wraps(batch.corpus_bleu, LESSON_FACE)
 def corpus_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
     list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     check_weights(weights)
-    return fast.corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
+    return batch.corpus_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
 
 
 @wraps(variants.shortest_ref_length, LESSON_FACE)
@@ -97,6 +116,33 @@ def variant_sentence_bleu(
     return variants.variant_sentence_bleu(references, hypothesis, weights, ref_length, renormalise)
 
 
+def _checked_post(post):
+    """A blog post's sentence score on tokens, behind the checks of ``sentence_bleu``."""
+
+    @wraps(post, LESSON_FACE)
+    def checked(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+        hypothesis = check_tokens(hypothesis, "hypothesis")
+        references = check_references(references)
+        check_weights(weights)
+        return post(references, hypothesis, weights)
+
+    # Named as the module attribute it becomes, so that it pickles.
+    checked.__qualname__ = post.__name__
+    return checked
+
+
+introduction_bleu = _checked_post(posts.introduction_bleu)
+study_notes_bleu = _checked_post(posts.study_notes_bleu)
+
+
+@wraps(posts.kirchhoff_bleu, LESSON_FACE)
+def kirchhoff_bleu(references, hypothesis, weights=sentence.DEFAULT_WEIGHTS):
+    check_text(hypothesis, "hypothesis", "kirchhoff_bleu")
+    references = check_text_references(references, "kirchhoff_bleu")
+    check_weights(weights)
+    return posts.kirchhoff_bleu(references, hypothesis, weights)
+
+
 def _checked_tokenizer(tokenizer):
     @wraps(tokenizer, LESSON_FACE)
     def checked(line):
@@ -113,6 +159,7 @@ tokenize_lowercase = _checked_tokenizer(tokenize.tokenize_lowercase)
 tokenize_punctuation = _checked_tokenizer(tokenize.tokenize_punctuation)
 tokenize_paper = _checked_tokenizer(tokenize.tokenize_paper)
 tokenize_13a = _checked_tokenizer(tokenize.tokenize_13a)
+kirchhoff_tokenize = _checked_tokenizer(posts.kirchhoff_tokenize)
 
 
 @wraps(sacre.sacrebleu_from_stats, LESSON_FACE)
@@ -122,20 +169,37 @@ def sacrebleu_from_stats(stats, smooth_method="exp", smooth_value=None, effectiv
 
 
 @wraps(parallel.parallel_corpus_stats, LESSON_FACE)
-def parallel_corpus_stats(list_of_references, hypotheses, max_n=4, jobs=2, shard_size=10_000):
-    return parallel.parallel_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, jobs, shard_size)
+def parallel_corpus_stats(list_of_references, hypotheses, max_n=4, client=None, jobs=2, shard_size=10_000):
+    return parallel.parallel_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, client, jobs, shard_size)
 
 
 @wraps(parallel.parallel_corpus_bleu, LESSON_FACE)
 def parallel_corpus_bleu(
     list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False,
-    jobs=2, shard_size=10_000,
+    client=None, jobs=2, shard_size=10_000,
 ):
     list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
     check_weights(weights)
     return parallel.parallel_corpus_bleu(
-        list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, jobs, shard_size
+        list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, client, jobs, shard_size
     )
+
+
+@wraps(batch.batch_sentence_stats, LESSON_FACE)
+def batch_sentence_stats(list_of_references, hypotheses, max_n=4):
+    return batch.batch_sentence_stats(*check_corpus(list_of_references, hypotheses), max_n)
+
+
+@wraps(batch.batch_sentence_bleu, LESSON_FACE)
+def batch_sentence_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT_WEIGHTS, smoothing_function=None, auto_reweigh=False):
+    list_of_references, hypotheses = check_corpus(list_of_references, hypotheses)
+    check_weights(weights)
+    return batch.batch_sentence_bleu(list_of_references, hypotheses, weights, smoothing_function, auto_reweigh)
+
+
+@wraps(batch.batch_corpus_stats, LESSON_FACE)
+def batch_corpus_stats(list_of_references, hypotheses, max_n=4, chunk=batch.CHUNK):
+    return batch.batch_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, chunk)
 
 
 @wraps(significance.paired_test, LESSON_FACE)

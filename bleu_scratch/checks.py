@@ -19,6 +19,9 @@ from typing import Any
 from .sentence import BleuStats, max_n_of
 
 
+STR_ONLY = {str}
+
+
 def check_tokens(tokens: Any, what: str) -> Sequence:
     """Return ``tokens`` as a sequence of hashable tokens, or raise a clear error.
 
@@ -36,8 +39,9 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
             f"{_short(tokens.split())}"
         )
     tokens = _as_sequence(tokens, what, "a list of tokens")
-    # The usual case, and the cheap test: a corpus checks 100,000s of these.
-    if all(type(token) is str for token in tokens):
+    # The usual case, and the cheap test: a corpus checks 100,000s of these,
+    # so the types are collected in C (map, set), not in a Python loop.
+    if set(map(type, tokens)) <= STR_ONLY:
         return tokens
     try:
         set(tokens)
@@ -141,7 +145,7 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
     return checked_references, checked_hypotheses
 
 
-def check_order(n: Any) -> None:
+def check_order(n: Any, what: str = "n is the n-gram order") -> None:
     """Raise a clear error unless ``n`` is a positive n-gram order.
 
     >>> check_order(2)
@@ -149,12 +153,16 @@ def check_order(n: Any) -> None:
     Traceback (most recent call last):
     ...
     ValueError: n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got 0
+    >>> check_order(2.0, "max_n is the highest n-gram order")
+    Traceback (most recent call last):
+    ...
+    TypeError: max_n is the highest n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got 2.0
     """
     # Anything Python accepts as an index is an order, as for NLTK (numpy ints too).
     if not hasattr(type(n), "__index__"):
-        raise TypeError(f"n is the n-gram order and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+        raise TypeError(f"{what} and must be an int (1 for unigrams, 2 for bigrams, ...), got {n!r}")
     if n < 1:
-        raise ValueError(f"n is the n-gram order and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
+        raise ValueError(f"{what} and must be 1 or more (1 for unigrams, 2 for bigrams, ...), got {n!r}")
 
 
 def check_weights(weights: Any) -> None:
@@ -196,6 +204,43 @@ def check_line(line: Any, tokenizer: str) -> None:
     if not isinstance(line, str):
         raise TypeError(
             f"{tokenizer} takes one line of text (a str) and returns its tokens; got {type(line).__name__}"
+        )
+
+
+def check_text_references(references: Any, function: str) -> Sequence[str]:
+    """Return ``references`` as a non-empty sequence of lines of text, or raise a clear error.
+
+    For the functions that take text and tokenize it themselves, as a blog post's code does.
+
+    >>> check_text_references(["the cat sat"], "kirchhoff_bleu")
+    ['the cat sat']
+    >>> check_text_references([["the", "cat"]], "kirchhoff_bleu")
+    Traceback (most recent call last):
+    ...
+    TypeError: kirchhoff_bleu takes each reference as one line of text (a str) and tokenizes it; references[0] is a list: pass ' '.join(tokens)
+    """
+    if isinstance(references, (str, bytes)):
+        raise TypeError(f"{function} takes a list of reference lines, got one {type(references).__name__}: pass [reference]")
+    references = _as_sequence(references, "references", "a list of reference lines", sets=True)
+    if len(references) == 0:
+        raise ValueError(f"references is empty: {function} needs at least one reference line")
+    for i, reference in enumerate(references):
+        check_text(reference, f"references[{i}]", function, "each reference")
+    return references
+
+
+def check_text(line: Any, what: str, function: str, role: str = "the hypothesis") -> None:
+    """Raise a clear error unless ``line`` is one line of text.
+
+    >>> check_text(["a", "b"], "hypothesis", "kirchhoff_bleu")
+    Traceback (most recent call last):
+    ...
+    TypeError: kirchhoff_bleu takes the hypothesis as one line of text (a str) and tokenizes it; hypothesis is a list: pass ' '.join(tokens)
+    """
+    if not isinstance(line, str):
+        raise TypeError(
+            f"{function} takes {role} as one line of text (a str) and tokenizes it; "
+            f"{what} is {_a(line)}: pass ' '.join(tokens)"
         )
 
 

@@ -1,32 +1,32 @@
-"""Lesson 10: corpus BLEU at scale.
+"""Lesson 10: corpus BLEU at scale, on a Dask cluster.
 
 A corpus's statistics are the sum of its sentences' statistics, and a sum can
-be cut anywhere: split the corpus into shards, compute each shard's
-``BleuStats`` in another process, add them up. The statistics are integers,
-which add exactly in any order, so the score is the single-process score bit
-for bit, whatever the shard size or the number of processes.
+be cut anywhere: split the corpus into shards, count each shard's
+``BleuStats`` on another core or machine, add them up. The statistics are
+integers, which add exactly in any order, so the score is the single-process
+score bit for bit, whatever the shard size or the number of workers.
 
-Dask runs the map: each shard is a ``dask.delayed`` task, and each task hands
-its shard to a pool of local processes. Shards are handed out a few at a time
-(``2 * jobs``), so a stream of any length is scored in bounded memory; the
-command line (``bleu-scratch --jobs N``) uses the same ``sum_shard_stats`` on
-shards of text. Only this process imports Dask, and only when processes are
-asked for: the workers receive a plain function and its shard, so each one
-holds Python and this package, not another copy of Dask.
-
-On one machine Dask's part here is small: its threads wait while the
-processes count. What carries over to a cluster is the shape, shards mapped
-to statistics and summed; notebook 10 writes it as a ``dask.bag``
-reduction, which a ``dask.distributed`` client would run as it is (not
-tested here: the project does not install ``distributed``).
+dask.distributed runs the map. A ``Client`` talks to a scheduler, which hands
+each shard's task to a worker: the scheduler and workers you started on your
+machines (``dask scheduler``, ``dask worker ADDRESS``), or a ``LocalCluster``
+of worker processes on this machine (``local_cluster``, which hosts it in a
+process of its own so that Ctrl-C and the end of this process stop it cleanly). ``map_in_order``
+keeps a few shards in flight per worker, so a stream of any length is scored
+in bounded memory, and yields the results in the order of the shards.
 """
 
-import multiprocessing
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager, suppress
 from functools import partial
 from itertools import islice
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .fast import fast_stats_of_pairs
 from .ngrams import Token
@@ -34,6 +34,7 @@ from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
 
 Item = TypeVar("Item")
 Shard = TypeVar("Shard")
+Result = TypeVar("Result")
 
 
 def shards(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
@@ -49,81 +50,123 @@ def shards(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield shard
 
 
-def sum_shard_stats(
-    shard_stats: Callable[[Shard], BleuStats], stream: Iterable[Shard], max_n: int, jobs: int = 1
-) -> BleuStats:
-    """Map every shard to its statistics and add them up.
+# The program of the process that hosts a local cluster: it prints the
+# scheduler's address once the workers are up, then keeps the cluster until
+# its standard input closes, which happens when the process that started it
+# ends, however it ends.
+CLUSTER_HOST = """
+import logging, sys
+from distributed import LocalCluster
+with LocalCluster(
+    n_workers=int(sys.argv[1]), threads_per_worker=1, processes=True, host="127.0.0.1",
+    dashboard_address=None, worker_dashboard_address=None, silence_logs=logging.CRITICAL,
+) as cluster:
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.read()
+"""
 
-    With ``jobs > 1`` the shards go to that many local processes through
-    Dask, ``2 * jobs`` at a time, so memory holds only those whatever the
-    length of ``stream``. ``shard_stats`` must be picklable (a module-level
-    function or a ``functools.partial`` of one).
+
+# Seconds a local cluster may take to stop before its processes are killed.
+CLOSE_TIMEOUT = 30
+
+
+@contextmanager
+def local_cluster(workers: int, timeout: float = 120) -> Iterator[Any]:
+    """A ``Client`` of a Dask ``LocalCluster`` of ``workers`` processes on this machine, listening on 127.0.0.1 only.
+
+    The cluster lives in a process of its own, in a session of its own: Ctrl-C
+    at a terminal reaches only this process, which stops the cluster by
+    leaving the block, however it leaves it.
+    """
+    from distributed import Client
+
+    with tempfile.TemporaryFile() as errors:
+        host = subprocess.Popen(
+            [sys.executable, "-c", CLUSTER_HOST, str(workers)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, start_new_session=True,
+        )
+        try:
+            ready, _, _ = select.select([host.stdout], [], [], timeout)
+            address = host.stdout.readline().decode().strip() if ready else ""
+            if not address:
+                errors.seek(0)
+                last = errors.read().decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+                raise RuntimeError(f"the local Dask cluster did not start: {last[0]}")
+            with Client(address, timeout=f"{timeout}s") as client:
+                yield client
+        finally:
+            host.stdin.close()
+            with suppress(subprocess.TimeoutExpired):
+                host.wait(CLOSE_TIMEOUT)
+            # Whatever is left of the cluster's process group goes too.
+            with suppress(ProcessLookupError):
+                os.killpg(host.pid, signal.SIGKILL)
+            host.wait()
+
+
+def map_in_order(
+    client: Any, function: Callable[..., Result], stream: Iterable[Shard], *args: Any, window: int | None = None
+) -> Iterator[Result]:
+    """``function(shard, *args)`` for every shard of ``stream``, computed by the client's workers, in shard order.
+
+    At most ``window`` shards (by default two per worker thread) are in flight:
+    the next shard is read from ``stream`` only when the oldest result has been
+    taken, so memory holds a few shards whatever the length of the stream. An
+    error of ``function`` is raised here, and the shards in flight are dropped.
+    """
+    window = window or 2 * sum(client.nthreads().values())
+    pending: deque = deque()
+    stream = iter(stream)
+    try:
+        for shard in islice(stream, window):
+            pending.append(client.submit(function, shard, *args, pure=False))
+        while pending:
+            result = pending.popleft().result()
+            for shard in islice(stream, 1):
+                pending.append(client.submit(function, shard, *args, pure=False))
+            yield result
+    finally:
+        client.cancel(list(pending))
+
+
+def sum_shard_stats(
+    shard_stats: Callable[[Shard], BleuStats], stream: Iterable[Shard], max_n: int, client: Any = None
+) -> BleuStats:
+    """Map every shard to its statistics and add them up: on the client's workers, or in this process without one.
+
+    ``shard_stats`` must be picklable for a client (a module-level function
+    or a ``functools.partial`` of one).
 
     >>> stream = shards([([["a", "b"]], ["a", "b"]), ([["c"]], ["d"])], size=1)
     >>> sum_shard_stats(partial(fast_stats_of_pairs, max_n=2), stream, max_n=2)
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 1), too_short=(0, 1))
     """
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    total = BleuStats.zero(max_n)
-    if jobs == 1:
-        for shard in stream:
-            total += shard_stats(shard)
-        return total
-    # forkserver starts workers in a fraction of spawn's time and, unlike fork,
-    # never copies the parent's threads (a Jupyter kernel runs several).
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    # Dask runs each task on a thread that sends the shard to a process and
-    # waits. One thread per shard of a window: the processes get every shard
-    # at once, and none waits for a thread to come back with the next.
-    processes = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method))
-    with processes, ThreadPoolExecutor(2 * jobs) as threads:
-        for window in shards(enumerate(stream), 2 * jobs):
-            total = sum(_window_stats(shard_stats, window, processes, threads), total)
-            del window  # free it before the next one is read
-    return total
+    results = map(shard_stats, stream) if client is None else map_in_order(client, shard_stats, stream)
+    return sum(results, BleuStats.zero(max_n))
 
 
-def _window_stats(
-    shard_stats: Callable[[Shard], BleuStats], window: list[tuple[int, Shard]], processes: Executor, threads: Executor
-) -> tuple:
-    """The statistics of each numbered shard: Dask's tasks, run on ``threads``, each computed on ``processes``.
-
-    Dask's own process scheduler would send its task objects to the workers,
-    and each worker would import Dask to unpickle them.
-    """
-    import dask
-    import dask.threaded
-
-    # A named leaf with traverse=False: otherwise Dask walks every token of the
-    # shard looking for Dask objects and hashes them all to name the task,
-    # which takes longer than counting the statistics.
-    tasks = [
-        dask.delayed(_stats_on, pure=False)(processes, shard_stats, dask.delayed(shard, name=f"shard-{number}", traverse=False))
-        for number, shard in window
-    ]
-    # The threaded scheduler itself: asked for by its name, "threads", Dask
-    # would first import dask.distributed to look for a cluster.
-    return dask.compute(*tasks, scheduler=dask.threaded.get, pool=threads)
-
-
-def _stats_on(processes: Executor, shard_stats: Callable[[Shard], BleuStats], shard: Shard) -> BleuStats:
-    """``shard_stats(shard)`` computed on one of ``processes`` while this thread waits.
-
-    Only ``shard_stats`` and ``shard`` are pickled: a worker imports the
-    module of ``shard_stats`` and nothing of Dask.
-    """
-    return processes.submit(shard_stats, shard).result()
+@contextmanager
+def cluster(client: Any = None, jobs: int = 1) -> Iterator[Any]:
+    """The client to count on: ``client`` if given, else a local cluster of ``jobs`` workers, else None (this process)."""
+    if client is not None or jobs <= 1:
+        yield client
+        return
+    with local_cluster(jobs) as started:
+        yield started
 
 
 def parallel_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
     max_n: int = 4,
+    client: Any = None,
     jobs: int = 2,
     shard_size: int = 10_000,
 ) -> BleuStats:
-    """``corpus_stats`` computed on ``jobs`` processes, shards of ``shard_size`` sentence pairs.
+    """``corpus_stats`` counted in shards of ``shard_size`` pairs on a Dask cluster.
+
+    The cluster is ``client``'s, or else a local one of ``jobs`` processes for
+    this call (``jobs=1``: this process, no cluster).
 
     >>> refs = [[["a", "b", "c"]], [["d", "e"]]]
     >>> hyps = [["a", "b", "c"], ["d"]]
@@ -132,7 +175,8 @@ def parallel_corpus_stats(
     """
     ### BEGIN SOLUTION
     stream = shards(zip(list_of_references, hypotheses), shard_size)
-    return sum_shard_stats(partial(fast_stats_of_pairs, max_n=max_n), stream, max_n, jobs)
+    with cluster(client, jobs) as counting_on:
+        return sum_shard_stats(partial(fast_stats_of_pairs, max_n=max_n), stream, max_n, counting_on)
     ### END SOLUTION
 
 
@@ -142,10 +186,11 @@ def parallel_corpus_bleu(
     weights=DEFAULT_WEIGHTS,
     smoothing_function=None,
     auto_reweigh: bool = False,
+    client: Any = None,
     jobs: int = 2,
     shard_size: int = 10_000,
 ):
-    """``corpus_bleu`` with the statistics counted on ``jobs`` processes: the same value.
+    """``corpus_bleu`` with the statistics counted on a Dask cluster (see ``parallel_corpus_stats``): the same value.
 
     >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
     >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
@@ -154,7 +199,7 @@ def parallel_corpus_bleu(
     """
     # The same steps as lesson 06's corpus_bleu, so the edition hides them too.
     ### BEGIN SOLUTION
-    stats = parallel_corpus_stats(list_of_references, hypotheses, max_n_of(weights), jobs, shard_size)
+    stats = parallel_corpus_stats(list_of_references, hypotheses, max_n_of(weights), client, jobs, shard_size)
     # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
     return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
     ### END SOLUTION

@@ -164,6 +164,15 @@ def paper_cased() -> PapineniExamples:
     return papineni(lowercase=False)
 
 
+@pytest.fixture(scope="session")
+def dask_client():
+    """A client of a real Dask cluster, two worker processes on 127.0.0.1, shared by the session and stopped at its end."""
+    from bleu_scratch.parallel import local_cluster
+
+    with local_cluster(2) as client:
+        yield client
+
+
 @dataclass(frozen=True)
 class Wmt17:
     """WMT17 English-German (data/wmt17-en-de-systems/): 16 systems' files and the reference, LIUM-NMT.4900 the baseline."""

@@ -123,7 +123,9 @@ def test_every_lesson_function_with_a_check_has_a_door():
         "tokenize_whitespace", "tokenize_lowercase", "tokenize_punctuation", "tokenize_paper", "tokenize_13a",
         "modified_precision", "closest_ref_length", "sentence_stats", "bleu_from_stats", "sentence_bleu",
         "corpus_stats", "corpus_bleu", "shortest_ref_length", "first_closest_ref_length", "variant_sentence_bleu",
-        "sacrebleu_from_stats", "parallel_corpus_stats", "parallel_corpus_bleu",
+        "sacrebleu_from_stats", "fast_bleu_from_stats", "parallel_corpus_stats", "parallel_corpus_bleu",
+        "batch_sentence_stats", "batch_sentence_bleu", "batch_corpus_stats", "explain",
+        "introduction_bleu", "study_notes_bleu", "kirchhoff_tokenize", "kirchhoff_bleu",
         "paired_test",
     ])
 

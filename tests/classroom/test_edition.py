@@ -44,7 +44,7 @@ def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
     assert (result.returncode, result.stdout) == (2, "")
     assert re.fullmatch(
         r"bleu-scratch: error: bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(bleu_scratch/\w+\.py\); "
-        r"the command scores once lessons 01-06 are written\n",
+        r"the command scores once those lessons are written\n",
         result.stderr,
     ), result.stderr
 

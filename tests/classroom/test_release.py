@@ -116,3 +116,13 @@ def test_the_edition_hides_parallel_corpus_bleu_but_not_what_the_command_uses():
     assert markers.marked_functions(source) == ["parallel_corpus_stats", "parallel_corpus_bleu"]
     stubbed, _ = markers.strip_solutions(source, markers.CODE_STUB)
     assert "bleu_from_stats(" not in stubbed and "def sum_shard_stats(" in stubbed
+
+
+def test_the_lessons_website_stays_out_of_the_edition(tmp_path):
+    # tools/build_site.py writes site/ into the repository by default, solutions folded in its pages.
+    source = tmp_path / "repo"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "site", "__pycache__", ".hypothesis"))
+    (source / "site").mkdir()
+    (source / "site" / "02_clipping.html").write_text("<pre>### BEGIN SOLUTION\nx = 1\n### END SOLUTION</pre>\n")
+    edition = release.build_edition(source)
+    assert not [rel for rel in edition.files if rel.startswith("site/")]

@@ -6,6 +6,7 @@ import pytest
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
 from bleu_cli import main
+from bleu_cli.settings import parse
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import run_main
 
@@ -20,9 +21,14 @@ from tests.cli.run_command import run_main
         (["--weights", "nan"], "weights must be finite numbers, got 'nan'"),
         (["--weights", "0.5,inf"], "weights must be finite numbers"),
         (["--weights", "-inf,1"], "weights must be finite numbers"),
-        (["--smoothing", "8"], "invalid choice"),
+        (["--smoothing", "8"], "must be a smoothing method from 0 to 7, got '8'"),
         (["--jobs", "0"], "at least 1"),
-        (["--sentence", "--jobs", "2"], "--sentence scores in one process"),
+        (["--jobs", "²"], "must be a whole number of at least 1, got '²'"),
+        (["--jobs", "2.5"], "must be a whole number of at least 1, got '2.5'"),
+        (["--weights", "1_0"], "weights must be numbers separated by commas or spaces, got '1_0'"),
+        (["--weights", "٠.٥"], "weights must be numbers"),
+        (["--smoothing", "٣"], "must be a smoothing method from 0 to 7, got '٣'"),
+        (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"], "--jobs starts a cluster on this machine"),
         (["--tokenize", "moses"], "invalid choice"),
     ],
 )
@@ -40,3 +46,14 @@ def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wm
     status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], *written, "--json")
     assert (status, err) == (0, "")
     assert json.loads(out)["bleu"] == nltk_corpus_bleu(references, hypotheses, weights=(-1, 2))
+
+
+def test_standard_input_can_be_read_once(capsys, wmt15):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["-", "-"])
+    assert exit_info.value.code == 2 and "standard input (-) can be read once" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("written, jobs", [(" 2", 2), ("02", 2), ("3 ", 3)])
+def test_a_count_reads_as_the_user_means_it(written, jobs):
+    assert parse(["h", "r", "--jobs", written]).jobs == jobs

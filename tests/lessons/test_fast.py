@@ -24,7 +24,7 @@ from bleu_scratch import (
     fast_stats_of_pairs,
     sentence_stats,
 )
-from bleu_scratch import corpus, fast
+from bleu_scratch import batch, corpus, fast, sentence
 
 # "x" and ("x",) are different tokens; 1 and True are equal ones (as in NLTK's Counters).
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), tuple("abcdefghij"), ("x", ("x",), 1, True, None)]
@@ -83,6 +83,14 @@ def test_both_branches_agree_with_nltk_on_the_paper(paper):
     assert not repeats_an_ngram(paper.candidate_1, 2) and repeats_an_ngram(paper.the_candidate, 2)
 
 
+def scored(score, *arguments) -> tuple[str, list[str]]:
+    """The score's repr (value and type, a number or a list, bit for bit) and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = score(*arguments)
+    return repr(value), [str(w.message) for w in caught]
+
+
 SMOOTHING = [None, *(getattr(SmoothingFunction(), f"method{number}") for number in (1, 2, 3, 4, 5, 7))]
 
 
@@ -95,14 +103,23 @@ SMOOTHING = [None, *(getattr(SmoothingFunction(), f"method{number}") for number 
 )
 def test_the_exported_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pairs, weights, smoothing, auto_reweigh):
     """bleu_scratch.corpus_bleu is lesson 10's; it must return what lesson 06's corpus_bleu returns, bit for bit."""
-    assert bleu_scratch.corpus_bleu.__wrapped__ is fast.corpus_bleu
+    assert bleu_scratch.corpus_bleu.__wrapped__ is batch.corpus_bleu
     list_of_references = [references for references, _ in pairs]
     hypotheses = [hypothesis for _, hypothesis in pairs]
-    with warnings.catch_warnings(record=True) as fast_warnings:
-        warnings.simplefilter("always")
-        ours = bleu_scratch.corpus_bleu(list_of_references, hypotheses, weights, smoothing, auto_reweigh)
-    with warnings.catch_warnings(record=True) as lesson_warnings:
-        warnings.simplefilter("always")
-        lesson = corpus.corpus_bleu(list_of_references, hypotheses, weights, smoothing, auto_reweigh)
-    assert ours == lesson and type(ours) is type(lesson)
-    assert [str(w.message) for w in fast_warnings] == [str(w.message) for w in lesson_warnings]
+    arguments = (list_of_references, hypotheses, weights, smoothing, auto_reweigh)
+    assert scored(bleu_scratch.corpus_bleu, *arguments) == scored(corpus.corpus_bleu, *arguments)
+
+
+@settings(max_examples=300)
+@given(
+    sentence_pairs(),
+    st.sampled_from([(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), [(1.0,), (0.5, 0.5), (0.2,) * 5], (0.7, -0.2, 0.5)]),
+    st.sampled_from(SMOOTHING),
+    st.booleans(),
+)
+def test_the_exported_sentence_bleu_is_lesson_05s_on_the_fast_path(pair, weights, smoothing, auto_reweigh):
+    """bleu_scratch.sentence_bleu is lesson 10's; its value, type and warnings must be lesson 05's sentence_bleu's."""
+    assert bleu_scratch.sentence_bleu.__wrapped__ is fast.sentence_bleu
+    references, hypothesis = pair
+    arguments = (references, hypothesis, weights, smoothing, auto_reweigh)
+    assert scored(bleu_scratch.sentence_bleu, *arguments) == scored(sentence.sentence_bleu, *arguments)

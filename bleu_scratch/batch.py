@@ -1,0 +1,249 @@
+"""Lesson 10: many sentence scores at once, each the same float as ``sentence_bleu``.
+
+Scoring every sentence of a test set, or using sentence BLEU as the reward of a
+translation model in training, asks for thousands of sentence scores at a
+time, often of token ids. Counted one sentence at a time, their statistics
+cost a trip through Python's loops per n-gram; here numpy counts the n-grams
+of the whole batch at once:
+
+1. every token becomes an integer id (through a dict, so tokens are equal
+   exactly when they are equal in NLTK's Counters);
+2. for each order n, every n-gram of every hypothesis and reference gets a
+   key naming its sentence and its n-gram: the key of order n is the key of
+   its first n - 1 tokens and its last token, renumbered densely (a sort) so
+   that keys stay small integers;
+3. ``np.bincount`` counts each key in the hypotheses and in each reference;
+   clipping is the hypothesis count limited by the largest reference count,
+   and a sentence's matches are the sum over its keys.
+
+Each sentence is then scored by lesson 10's ``fast_bleu_from_stats``, with
+Python's own floating-point functions, so every value is ``sentence_bleu``'s
+to the last bit (numpy's logarithm may differ from the C library's in the last
+bit, so it is not used for the score). This is the one lesson module that
+needs numpy.
+"""
+
+import math
+import warnings
+from collections.abc import Sequence
+from itertools import chain, repeat
+from operator import mul
+
+import numpy as np
+
+from .brevity import brevity_penalty
+from .fast import LOG_OF_ZERO_STAND_IN, fast_bleu_from_stats, scores_from_counts
+from .ngrams import Token
+from .sentence import DEFAULT_WEIGHTS, ZERO_ORDER_WARNING, BleuStats, max_n_of, weight_vectors
+
+# Sentence pairs counted at a time by batch_corpus_stats: enough for numpy to
+# work on long arrays, few enough that a chunk's arrays fit in a few MB.
+CHUNK = 5_000
+
+
+def batch_sentence_stats(
+    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
+) -> list[BleuStats]:
+    """Each sentence pair's ``sentence_stats``, counted for the whole batch at once.
+
+    >>> batch_sentence_stats([["the cat is on the mat".split()], [[1, 2, 3]]], ["the the the".split(), [1, 2, 4]], 2)
+    [BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0)), BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))]
+    """
+    hyp_lens, ref_lens, matches = batch_counts(list_of_references, hypotheses, max_n)
+    totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
+    return [
+        BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
+        for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist())
+    ]
+
+
+def batch_corpus_stats(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    max_n: int = 4,
+    chunk: int = CHUNK,
+) -> BleuStats:
+    """``corpus_stats``, counted ``chunk`` sentence pairs at a time as batches (memory holds one chunk's arrays).
+
+    >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    """
+    total = BleuStats.zero(max_n)
+    for start in range(0, len(hypotheses), chunk):
+        hyp_lens, ref_lens, matches = batch_counts(list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n)
+        totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
+        total += BleuStats(
+            int(hyp_lens.sum()), int(ref_lens.sum()), tuple(matches.sum(axis=1).tolist()),
+            tuple(totals.sum(axis=1).tolist()), tuple((totals == 0).sum(axis=1).tolist()),
+        )
+    return total
+
+
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+):
+    """Lesson 06's ``corpus_bleu``, on statistics counted as batches and scored with floats.
+
+    >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
+    >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
+    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
+    0.8825
+    """
+    ### BEGIN SOLUTION
+    stats = batch_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
+    # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
+    return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
+    ### END SOLUTION
+
+
+def batch_sentence_bleu(
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    weights=DEFAULT_WEIGHTS,
+    smoothing_function=None,
+    auto_reweigh: bool = False,
+) -> list:
+    """``sentence_bleu(references, hypothesis, ...)`` of every pair, with the same warnings, counted as one batch.
+
+    Tokens may be words or integer token ids.
+
+    >>> batch_sentence_bleu([[[1, 2, 3, 4]], [[5, 6]]], [[1, 2, 3, 4], [5, 6]], weights=(0.5, 0.5))
+    [1.0, 1.0]
+    """
+    if smoothing_function:
+        stats = batch_sentence_stats(list_of_references, hypotheses, max_n_of(weights))
+        return [
+            fast_bleu_from_stats(pair_stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
+            for pair_stats, references, hypothesis in zip(stats, list_of_references, hypotheses)
+        ]
+    # Without smoothing, straight from the counts: no BleuStats to build per sentence.
+    weight_list = weight_vectors(weights)
+    max_n = max_n_of(weights)
+    hyp_lens, ref_lens, matches = batch_counts(list_of_references, hypotheses, max_n)
+    nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
+    if len(weight_list) == 1 and not auto_reweigh:
+        return _column_scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list[0])
+    scores = [
+        scores_from_counts(hyp_len, ref_len, m, t, weight_list, auto_reweigh)
+        for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), nltk_totals.T.tolist())
+    ]
+    return scores if len(weight_list) > 1 else [score for score, in scores]
+
+
+def _column_scores(hyp_lens: list, ref_lens: list, matches: np.ndarray, nltk_totals: np.ndarray, weight) -> list:
+    """``scores_from_counts`` of every sentence for one weight vector, an order of the whole batch at a time.
+
+    Each sentence gets the same floating-point operations as there, in the same
+    order (m / t, its log, times its weight, added with ``math.fsum``, then
+    exp, times BP), and the same warnings in the same order; only the loops
+    run down a column of the batch (``map``) instead of along a sentence.
+    """
+    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
+    zero_orders = np.argwhere((matches[: len(weight)] == 0).T & (matches[0] > 0)[:, None])
+    for order in zero_orders[:, 1].tolist():  # sentence by sentence, each sentence's orders in turn
+        warnings.warn(ZERO_ORDER_WARNING.format(order + 1))
+    weighted = []
+    for w_i, m, t in zip(weight, matches.tolist(), nltk_totals.tolist()):
+        logs = [math.log(m_i / t_i) if m_i else LOG_OF_ZERO_STAND_IN for m_i, t_i in zip(m, t)]
+        weighted.append(map(mul, repeat(w_i), logs))
+    means = map(math.exp, map(math.fsum, zip(*weighted)))
+    return [bp * mean if ok else 0 for bp, mean, ok in zip(map(brevity_penalty, ref_lens, hyp_lens), means, scored)]
+
+
+def batch_counts(
+    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hypothesis lengths, closest reference lengths, and clipped matches (one row per order), of every pair."""
+    ### BEGIN SOLUTION
+    references = [reference for refs in list_of_references for reference in refs]
+    hyp_lens = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
+    ref_lens = np.fromiter(map(len, references), np.int64, len(references))
+    refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
+    ref_sentence = np.repeat(np.arange(len(hypotheses)), refs_per_sentence)
+    first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
+    ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
+    # Every token of the batch, hypotheses first, with the sentence it belongs to and the
+    # text it belongs to (a number per hypothesis and per reference) for each position.
+    tokens, largest = _token_ids(list_of_references, hypotheses)
+    text = np.repeat(np.arange(len(hypotheses) + len(references)), np.concatenate([hyp_lens, ref_lens]))
+    sentence = np.concatenate([np.arange(len(hypotheses)), ref_sentence])[text]
+    # A tag says whose n-gram: 0 the hypothesis's, r + 1 the sentence's reference r's.
+    tag = np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1])[text]
+
+    # Keys are bit fields, so that making and reading them are shifts, not divisions:
+    # a key names a sentence and an n-gram, and key << tag_bits | tag sorts every
+    # n-gram's counts side by side, the hypothesis's first.
+    token_bits = max(largest, 1).bit_length()
+    tag_bits = int(refs_per_sentence.max()).bit_length()
+    matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
+    keys = sentence << token_bits | tokens  # order 1: (sentence, token)
+    key_bits = max(len(hypotheses) - 1, 1).bit_length() + token_bits
+    sentence_of, shift = np.arange(len(hypotheses)), token_bits  # key >> shift indexes sentence_of
+    inside = np.ones(len(keys), dtype=bool)  # every unigram lies within one text
+    for n in range(1, max_n + 1):
+        if n > 1:
+            if key_bits + token_bits + tag_bits > 62:
+                # Renumber the keys 0, 1, 2, ... (a sort), so that they stay within 64 bits.
+                distinct = _distinct(np.sort(keys[inside]))
+                sentence_of = sentence_of[distinct >> shift]
+                keys = np.searchsorted(distinct, keys)
+                key_bits, shift = max(len(distinct) - 1, 1).bit_length(), 0
+            # The n-gram that starts at i: the (n-1)-gram that starts at i, then the token at i + n - 1.
+            keys = keys[:-1] << token_bits | tokens[n - 1 :]
+            key_bits, shift = key_bits + token_bits, shift + token_bits
+        inside = text[: len(keys)] == text[n - 1 :]  # the n-gram lies within one text
+        tagged = np.sort(keys[inside] << tag_bits | tag[: len(keys)][inside])
+        first = _starts(tagged)
+        counts = np.diff(np.append(first, len(tagged)))  # of each (key, tag)
+        key, whose = tagged[first] >> tag_bits, tagged[first] & ((1 << tag_bits) - 1)
+        group = _starts(key)  # each key's first row: the hypothesis's, if it has the n-gram
+        in_hypothesis = np.where(whose[group] == 0, counts[group], 0)
+        most_in_a_reference = np.maximum.reduceat(np.where(whose > 0, counts, 0), group) if len(group) else group
+        clipped = np.minimum(in_hypothesis, most_in_a_reference)
+        matches[n - 1] = np.bincount(sentence_of[key[group] >> shift], weights=clipped, minlength=len(hypotheses))
+
+    # The closest reference length, ties to the shorter: the smallest (distance, length).
+    distance = np.abs(ref_lens - hyp_lens[ref_sentence])
+    longest = int(ref_lens.max(initial=0)) + 1
+    closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
+    return hyp_lens, closest, matches
+    ### END SOLUTION
+
+
+def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]) -> tuple[np.ndarray, int]:
+    """Every token of the batch as an integer, hypotheses first, then the references in order; and the largest.
+
+    Token ids (ints) stay as they are. Other tokens are numbered within their
+    sentence, so the numbers stay small and an n-gram's key fits in 64 bits
+    without renumbering. A dict numbers them: tokens get the same number
+    exactly when they are equal in NLTK's Counters.
+    """
+    tokens = chain.from_iterable(chain(hypotheses, *list_of_references))
+    if type(next(tokens, None)) is int:
+        every = set(chain.from_iterable(chain(hypotheses, *list_of_references)))
+        if all(type(token) is int and 0 <= token < 1 << 31 for token in every):
+            return np.fromiter(chain.from_iterable(chain(hypotheses, *list_of_references)), np.int64), max(every)
+    hypothesis_ids: list[int] = []
+    reference_ids: list[int] = []
+    widest = 1
+    for references, hypothesis in zip(list_of_references, hypotheses):
+        numbers = {token: number for number, token in enumerate(dict.fromkeys(chain(hypothesis, *references)))}
+        hypothesis_ids.extend(map(numbers.__getitem__, hypothesis))
+        for reference in references:
+            reference_ids.extend(map(numbers.__getitem__, reference))
+        widest = max(widest, len(numbers))
+    return np.fromiter(chain(hypothesis_ids, reference_ids), np.int64, len(hypothesis_ids) + len(reference_ids)), widest - 1
+
+
+def _starts(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of a sorted array starts."""
+    return np.flatnonzero(np.concatenate([ordered[:1] == ordered[:1], ordered[1:] != ordered[:-1]]))
+
+
+def _distinct(ordered: np.ndarray) -> np.ndarray:
+    """The distinct values of a sorted array (np.unique, without its hash table: the array is sorted already)."""
+    return ordered[_starts(ordered)]

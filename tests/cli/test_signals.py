@@ -1,0 +1,123 @@
+"""Ctrl-C and SIGTERM: no traceback, no partial score, every process the command started gone, status 130 or 143.
+
+The command runs as a user runs it, in a process of its own, on an input long
+enough that it is still scoring when the signal comes: Ctrl-C is sent to the
+whole process group, as a terminal sends it; SIGTERM to the command alone, as
+``kill`` does. What is asserted is the outcome, with generous bounds on how
+long the processes may take to go, never a duration.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+# Seconds the test waits for the command to be scoring, and for its processes to end: bounds, not measurements.
+PATIENCE = 120
+
+
+@pytest.fixture(scope="module")
+def long_input(tmp_path_factory, wmt15) -> list[str]:
+    """The WMT15 files a thousand times over: 100,000 segments."""
+    folder = tmp_path_factory.mktemp("long")
+    paths = []
+    for name in ["google.ru", "ref.ru"]:
+        (folder / name).write_bytes(Path(wmt15[name]).read_bytes().rstrip(b"\n") + b"\n")
+        (folder / name).write_bytes((folder / name).read_bytes() * 1000)
+        paths.append(str(folder / name))
+    return paths
+
+
+def start(paths: list[str], *options: str) -> subprocess.Popen:
+    """The command in a session of its own, with Ctrl-C handled as at a terminal (not ignored, as in a background job).
+
+    Every process it starts inherits the variable BLEU_SIGNAL_TEST, which
+    finds them afterwards, wherever they were moved in the process tree.
+    """
+    mark = str(time.time_ns())
+    command = subprocess.Popen(
+        [sys.executable, "-m", "bleu_cli", *paths, *options],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        env=dict(os.environ, BLEU_SIGNAL_TEST=mark),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    command.mark = mark
+    return command
+
+
+def left_running(command: subprocess.Popen) -> list[str]:
+    """The processes the command started that are still running, after waiting a while for them to end."""
+    mark = command.mark
+
+    def ours() -> list[psutil.Process]:
+        found = []
+        for process in psutil.process_iter():
+            try:
+                if process.environ().get("BLEU_SIGNAL_TEST") == mark and process.status() != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+            except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
+                continue
+        return found
+
+    gone, alive = psutil.wait_procs(ours(), timeout=PATIENCE)
+    return [" ".join(process.cmdline())[:120] for process in alive if process.is_running()]
+
+
+def scoring(command: subprocess.Popen, workers: int) -> list[psutil.Process]:
+    """Wait until the command (or, with workers, each of its cluster's workers) is busy scoring; return its processes."""
+    process = psutil.Process(command.pid)
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        assert command.poll() is None, "the command ended before it could be interrupted"
+        descendants = process.children(recursive=True)
+        busy = [p for p in descendants if _cpu(p) > 0.3] if workers else [process] if _cpu(process) > 1.0 else []
+        if len(busy) >= max(workers, 1):
+            return descendants
+        time.sleep(0.1)
+    pytest.fail("the command did not start scoring in time")
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+        return times.user + times.system
+    except psutil.NoSuchProcess:
+        return 0.0
+
+
+@pytest.mark.parametrize(
+    "signal_number, status, options",
+    [
+        (signal.SIGINT, 130, ["--jobs", "2"]),
+        (signal.SIGTERM, 143, ["--jobs", "2", "--sentence"]),
+        (signal.SIGINT, 130, ["--sentence"]),
+        (signal.SIGTERM, 143, []),
+    ],
+    ids=["ctrl-c, local cluster", "kill, local cluster, sentences", "ctrl-c, one process, sentences", "kill, one process"],
+)
+def test_a_signal_while_scoring_stops_everything_quietly(long_input, signal_number, status, options):
+    command = start(long_input, *options)
+    scoring(command, workers=2 if "--jobs" in options else 0)
+    if signal_number == signal.SIGINT:
+        os.killpg(command.pid, signal.SIGINT)  # the whole foreground group, as Ctrl-C at a terminal
+    else:
+        command.send_signal(signal.SIGTERM)
+    out, err = command.communicate(timeout=PATIENCE)
+    assert (command.returncode, out, err) == (status, b"", b"")
+    assert left_running(command) == []
+
+
+def test_a_signal_as_the_command_starts_leaves_nothing_behind(long_input):
+    for moment in (0.2, 0.8, 1.5):  # while Python and the lessons load, or while the cluster starts
+        command = start(long_input, "--jobs", "2")
+        time.sleep(moment)
+        command.send_signal(signal.SIGTERM)
+        out, err = command.communicate(timeout=PATIENCE)
+        # Before the command handles signals, SIGTERM ends it as it ends any process: the shell says 143 too.
+        assert command.returncode in (143, -signal.SIGTERM) and (out, err) == (b"", b""), (moment, err)
+        assert left_running(command) == []

@@ -1,0 +1,93 @@
+"""The batch (bleu_scratch/batch.py) equals sentence by sentence: statistics, scores, types and warnings.
+
+batch_sentence_stats counts a whole batch at once with numpy; each result must
+be lesson 05's sentence_stats of that pair, and each score of
+batch_sentence_bleu exactly sentence_bleu's (which tests/lessons/test_fast.py
+and test_against_nltk.py hold equal to lesson 05's and to NLTK's), with the
+same warnings in the same order. Random batches over tiny vocabularies make
+every n-gram order match and repeat; tokens are words, int ids, numpy ints, or
+a mix where 1 and True are the same token, as in NLTK's Counters.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
+from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+import bleu_scratch
+from bleu_scratch import SmoothingFunction, batch_sentence_bleu, batch_sentence_stats, sentence_stats, synthetic_corpus
+
+VOCABULARIES = [("a",), ("a", "b", "c"), (0, 1, 2), (1, True, "1", 1.0, 2), (7, 65536, 2**31 - 1), tuple("abcdefgh")]
+
+
+@st.composite
+def batches(draw):
+    """1 to 8 sentence pairs over one vocabulary; 0 to 9 tokens; 1 to 4 references each."""
+    token = st.sampled_from(draw(st.sampled_from(VOCABULARIES)))
+    sentence = st.lists(token, max_size=9)
+    pairs = draw(st.lists(st.tuples(st.lists(sentence, min_size=1, max_size=4), sentence), min_size=1, max_size=8))
+    return [references for references, _ in pairs], [hypothesis for _, hypothesis in pairs]
+
+
+@settings(max_examples=400)
+@given(batches(), st.integers(1, 6))
+def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
+    list_of_references, hypotheses = batch
+    expected = [sentence_stats(references, hypothesis, max_n) for references, hypothesis in zip(list_of_references, hypotheses)]
+    assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
+
+
+WEIGHTS = [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.4, 0.0), [(1.0,), (0.5, 0.5)], np.array([1 / 3] * 3)]
+SMOOTHING = [None, "method1", "method3", "method4", "method5", "method7"]
+
+
+def scored(score, *args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = score(*args, **kwargs)
+    return value, [str(w.message) for w in caught]
+
+
+@settings(max_examples=300)
+@given(batches(), st.sampled_from(range(len(WEIGHTS))), st.sampled_from(SMOOTHING), st.booleans())
+def test_each_batch_score_is_sentence_bleus_with_its_warnings(batch, weights_index, method, auto_reweigh):
+    list_of_references, hypotheses = batch
+    weights = WEIGHTS[weights_index]
+    smoothing = getattr(SmoothingFunction(), method) if method else None
+    ours, our_warnings = scored(batch_sentence_bleu, list_of_references, hypotheses, weights, smoothing, auto_reweigh)
+    one_by_one = [
+        scored(bleu_scratch.sentence_bleu, references, hypothesis, weights, smoothing, auto_reweigh)
+        for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
+    assert [repr(value) for value in ours] == [repr(value) for value, _ in one_by_one]  # value and type, bit for bit
+    assert our_warnings == [message for _, messages in one_by_one for message in messages]
+
+
+def test_a_synthetic_batch_of_token_ids_equals_nltk_sentence_by_sentence():
+    """Integer token ids, as a translation model's training loop has them: NLTK's sentence_bleu for each pair."""
+    list_of_references, hypotheses = synthetic_corpus(300, references=2, seed=7)
+    ids = {}
+    as_ids = lambda tokens: [ids.setdefault(token, len(ids)) for token in tokens]  # noqa: E731
+    hypotheses = [as_ids(hypothesis) for hypothesis in hypotheses]
+    list_of_references = [[as_ids(reference) for reference in references] for references in list_of_references]
+    method1 = NltkSmoothingFunction().method1
+    expected = [nltk_sentence_bleu(r, h, smoothing_function=method1) for r, h in zip(list_of_references, hypotheses)]
+    assert batch_sentence_bleu(list_of_references, hypotheses, smoothing_function=SmoothingFunction().method1) == expected
+
+
+def test_numpy_arrays_of_token_ids_are_read_as_their_ints():
+    hypotheses = [np.array([1, 2, 3, 4], dtype=np.int32), np.array([5, 6], dtype=np.int64)]
+    list_of_references = [[np.array([1, 2, 3, 5])], [[5, 6]]]
+    expected = [bleu_scratch.sentence_bleu(list(map(list, refs)), list(h), weights=(0.5, 0.5)) for refs, h in zip(list_of_references, hypotheses)]
+    assert batch_sentence_bleu(list_of_references, hypotheses, weights=(0.5, 0.5)) == expected
+
+
+def test_bad_input_gets_the_corpus_checks():
+    with pytest.raises(ValueError, match="2 hypotheses but 1 reference lists"):
+        batch_sentence_bleu([[["a"]]], [["a"], ["b"]])
+    with pytest.raises(ValueError, match="empty"):
+        batch_sentence_stats([], [])

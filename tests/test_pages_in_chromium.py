@@ -1,0 +1,210 @@
+"""The match view and the lessons' website, drawn by a real headless browser (Debian's chromium).
+
+Each test writes a page, has chromium draw it (a screenshot, or the DOM after
+loading with ``--dump-dom``) with every host name unresolvable, so the page
+cannot load anything from the internet, and then looks at the picture: the
+colours of the three marks are in it, and absent from a page without marks.
+Every call of chromium has a time limit; nothing here measures time.
+
+chromium is required, never skipped: ``bash tools/install_browser.sh`` installs
+it (the README's test command and .ci/run call it first). ``CHROMIUM`` may
+name another Chromium or Chrome binary. These tests check the instructor's
+copy (stored outputs, the ``### BEGIN SOLUTION`` markers the site folds), so
+the student edition leaves them out.
+"""
+
+import doctest
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib.image
+import nbformat
+import numpy as np
+import pytest
+
+from bleu_scratch import explain
+from bleu_scratch.match_view import CLIPPED, COLOURS, MATCHED, UNMATCHED
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import build_site  # noqa: E402 (tools/ is no package)
+
+TIME_LIMIT = 120  # seconds for one chromium run; a loaded machine is slow, not wrong
+WIDTH = 1100
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    browser = os.environ.get("CHROMIUM", "chromium")
+    path = shutil.which(browser)
+    if path is None:
+        pytest.fail(
+            f"the browser tests need Debian's chromium and {browser!r} is not on the PATH: run "
+            "`bash tools/install_browser.sh` (as root it installs it with apt-get; otherwise it says what to run)",
+            pytrace=False,
+        )
+    return path
+
+
+def run_chromium(chromium: str, tmp_path: Path, page: Path, *action: str) -> subprocess.CompletedProcess:
+    command = [
+        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+        "--force-device-scale-factor=1", "--host-resolver-rules=MAP * ~NOTFOUND",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}", *action, page.as_uri(),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=TIME_LIMIT)
+    assert result.returncode == 0, f"chromium failed ({result.returncode}):\n{result.stderr[-2000:]}"
+    return result
+
+
+def screenshot(chromium: str, tmp_path: Path, page: Path, height: int = 1400) -> np.ndarray:
+    """The page as chromium draws it: an array of 8-bit RGB pixels."""
+    png = tmp_path / f"{page.stem}.png"
+    run_chromium(chromium, tmp_path, page, f"--window-size={WIDTH},{height}", f"--screenshot={png}")
+    pixels = matplotlib.image.imread(png)
+    return np.rint(pixels[:, :, :3] * 255).astype(int)
+
+
+def dom(chromium: str, tmp_path: Path, page: Path) -> str:
+    return run_chromium(chromium, tmp_path, page, "--dump-dom").stdout
+
+
+def pixels_of(picture: np.ndarray, colour: str, tolerance: int = 2) -> int:
+    """How many pixels have ``colour`` (#rrggbb), give or take ``tolerance`` per channel."""
+    rgb = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(picture - rgb) <= tolerance).all(axis=2).sum())
+
+
+def page_with(body: str, path: Path, style: str = "") -> Path:
+    path.write_text(
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{path.stem}</title></head>'
+        f'<body style="font-family:sans-serif;{style}">{body}</body></html>',
+        encoding="utf-8",
+    )
+    return path
+
+
+REFERENCES = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
+HYPOTHESIS = "the the cat the cat sat on the mat".split()
+
+
+def test_the_match_view_shows_its_three_marks_on_a_light_and_a_dark_page(chromium, tmp_path):
+    view = explain(REFERENCES, HYPOTHESIS, max_n=2)
+    assert {mark.status for order in view.orders for mark in order.marks} == {MATCHED, CLIPPED, UNMATCHED}
+    # The view twice, on a light page and on a dark one, each 700 pixels high.
+    halves = "".join(
+        f'<div style="height:700px;overflow:hidden;{style}">{view._repr_html_()}</div>'
+        for style in ("background:#ffffff;color:#000000", "background:#111111;color:#dddddd")
+    )
+    picture = screenshot(chromium, tmp_path, page_with(halves, tmp_path / "views.html", "margin:0"))
+    light, dark = picture[:700], picture[700:1400]
+    # The control: the same words printed, without the marks' HTML.
+    control = screenshot(chromium, tmp_path, page_with(f"<pre>{view}</pre>", tmp_path / "control.html"))
+    for status in (MATCHED, CLIPPED, UNMATCHED):
+        background, _, border = COLOURS[status]
+        for picture in (light, dark):
+            assert pixels_of(picture, background) >= 200, f"no {status} fill ({background}) in the picture"
+            assert pixels_of(picture, border) >= 20, f"no {status} border ({border}) in the picture"
+        assert pixels_of(control, background) == 0
+    # The dark page stays dark around the marks: the view brings no background of its own.
+    assert pixels_of(dark, "#111111") > dark.shape[0] * dark.shape[1] // 2
+
+
+def match_view_notebook(path: Path) -> Path:
+    """A notebook whose stored output is the match view, as a lesson that shows it stores it."""
+    view = explain(REFERENCES, HYPOTHESIS, max_n=2)
+    output = nbformat.v4.new_output("display_data", data={"text/html": view._repr_html_(), "text/plain": str(view)})
+    exercise = "limit = 1\n### BEGIN SOLUTION\nlimit = 2\n### END SOLUTION\nprint(limit)"
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# 99 The match view\n\nWhat matches, what is clipped, what is not: $p_n$."),
+            nbformat.v4.new_code_cell("explain(references, hypothesis, max_n=2)", outputs=[output], execution_count=1),
+            nbformat.v4.new_code_cell(exercise, outputs=[nbformat.v4.new_output("stream", text="2\n")], execution_count=2),
+            nbformat.v4.new_code_cell('assert limit == 2\nprint("Correct!")', execution_count=3),
+            nbformat.v4.new_markdown_cell("[Back: 02 Clipping](02_clipping.ipynb)"),
+        ]
+    )
+    nbformat.write(notebook, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """Two lessons and a notebook showing the match view, built as the site."""
+    out = tmp_path_factory.mktemp("site")
+    notebooks = [ROOT / "notebooks" / "02_clipping.ipynb", ROOT / "notebooks" / "03_modified_precision.ipynb"]
+    notebooks.append(match_view_notebook(tmp_path_factory.mktemp("notebooks") / "99_match_view.ipynb"))
+    build_site.build_site(out, notebooks)
+    return out
+
+
+def test_the_site_builders_examples_hold():
+    # tools/ is outside the doctest collection (the packages'); its examples run here.
+    assert doctest.testmod(build_site).failed == 0
+
+
+def test_the_site_links_lesson_to_lesson_and_loads_nothing_from_outside(site):
+    assert sorted(path.name for path in site.iterdir()) == [
+        "02_clipping.html", "03_modified_precision.html", "99_match_view.html", "index.html",
+    ]
+    clipping = (site / "02_clipping.html").read_text(encoding="utf-8")
+    assert '<a href="03_modified_precision.html">Next: 03 Modified precision</a>' in clipping
+    # Only links to lessons left out of this two-lesson build lead nowhere.
+    built = {path.stem for path in site.glob("*.html")}
+    for broken in build_site.broken_links(site):
+        target = broken.split(" -> ")[1]
+        assert target.endswith(".ipynb") and (ROOT / "notebooks" / target).exists() and Path(target).stem not in built
+    for page in site.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script" not in text and "<link" not in text, page.name
+        assert not re.findall(r'src="(?!data:)', text), page.name
+        assert "$$" not in text and "cdnjs" not in text and "unpkg" not in text
+
+
+def test_the_site_folds_each_solution_with_its_check(site):
+    page = (site / "99_match_view.html").read_text(encoding="utf-8")
+    folded = re.search(r'<details class="site-solution"><summary>Show the solution</summary>(.*?)</details>', page, re.S)
+    assert folded, "the solution is folded"
+    before, inside = (html.unescape(re.sub(r"<[^>]+>", "", text)) for text in (page[: folded.start()], folded.group(1)))
+    assert "raise NotImplementedError()" in before and "limit = 2" not in before
+    assert "limit = 2" in inside and 'print("Correct!")' in inside
+    clipping = (site / "02_clipping.html").read_text(encoding="utf-8")
+    assert clipping.count('<details class="site-solution">') == 2  # lesson 02 has two exercises
+
+
+def test_a_page_of_the_site_renders_in_chromium(chromium, site, tmp_path):
+    document = dom(chromium, tmp_path, site / "02_clipping.html")
+    assert "<title>02 Clipping</title>" in document
+    assert re.search(r'<h1 id="02-Clipping">02 Clipping', document)
+    hrefs = re.findall(r'<a href="([^"#]+)"', document)
+    assert "03_modified_precision.html" in hrefs and all(
+        href.endswith(".html") or href.startswith("https://") for href in hrefs
+    )
+    picture = screenshot(chromium, tmp_path, site / "02_clipping.html")
+    # Not blank: text, code and plots make a good share of the page differ from white.
+    assert (np.abs(picture - 255).max(axis=2) > 40).mean() > 0.02
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert re.findall(r'<li><a href="([^"]+)"', index) == ["02_clipping.html", "03_modified_precision.html", "99_match_view.html"]
+    assert '<a href="02_clipping.html">02 Clipping</a>' in index
+
+
+def test_the_match_view_renders_inside_a_page_of_the_site(chromium, site, tmp_path):
+    page = site / "99_match_view.html"
+    assert page.read_text(encoding="utf-8").count('class="bleu-mark ') == 9 + 8
+    assert "<math" in page.read_text(encoding="utf-8")  # $p_n$ became MathML
+    picture = screenshot(chromium, tmp_path, page)
+    for status in (MATCHED, CLIPPED, UNMATCHED):
+        assert pixels_of(picture, COLOURS[status][0]) >= 200, f"no {status} mark in the page"
+
+
+def test_ci_runs_the_readmes_test_command_which_installs_the_browser_first():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv") and "pytest" in line)
+    assert command.split(" && ")[-2:] == ["bash tools/install_browser.sh", ".venv/bin/python -m pytest"]
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()[-1] == command

@@ -1,0 +1,264 @@
+"""Build the lessons as a static website that works offline: ``python tools/build_site.py [OUT_DIR]``.
+
+Every notebook in notebooks/ becomes OUT_DIR/NAME.html, drawn from the outputs
+stored in it (nothing is run: nbval already holds them equal to a fresh run),
+and OUT_DIR/index.html lists the lessons in order. Open OUT_DIR/index.html in
+a browser, or serve the folder as it is (``python -m http.server -d OUT_DIR``).
+
+What changes on the way from notebook to page:
+
+- links between notebooks (``[Next](03_modified_precision.ipynb)``) point to
+  the pages (``03_modified_precision.html``); a link out of notebooks/
+  (``../README.md``) points to the file in the repository on GitHub;
+- formulas (``$$...$$``, ``$...$``) become MathML, which browsers draw without
+  MathJax; the template (tools/site_template/bleu_site) leaves out the
+  scripts nbconvert would load from a CDN (require.js, MathJax, Mermaid, the
+  widget manager), so a page loads nothing from the internet;
+- each exercise shows as the learner meets it, the solution replaced by
+  nbgrader's stub, and its solution and check cell (with their outputs)
+  follow in a "Show the solution" element, closed until the reader opens it;
+- a cell tagged ``remove-cell`` is left out (for cells that only make sense
+  in a running notebook, such as a setup cell for Colab);
+- each page gets links to the index and to the previous and next lessons.
+
+The build stops with an error when a page links to a page or file the site
+does not have.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import html
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+from latex2mathml.converter import convert as latex_to_mathml
+from nbconvert import HTMLExporter
+from traitlets.config import Config
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bleu_classroom.markers import CODE_STUB, TEXT_STUB, strip_solutions  # noqa: E402 (after the path)
+
+NOTEBOOKS = ROOT / "notebooks"
+TEMPLATES = Path(__file__).resolve().parent / "site_template"
+# Where a link out of notebooks/ leads. The one thing to change when the repository moves.
+REPOSITORY_URL = "https://github.com/OWNER/bleu-from-scratch"
+
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+NOTEBOOK_LINK = re.compile(r"^(?P<name>[\w.-]+)\.ipynb(?P<fragment>#.*)?$")
+# Code first, so that a $ in code stays a $; then display math, then inline math
+# ($ not followed by a space, closed by a $ not after a space and not before a digit).
+MATH_OR_CODE = re.compile(
+    r"(?P<fence>^```.*?^```)|(?P<code>`[^`\n]+`)|\$\$(?P<display>.+?)\$\$|(?<![\\$\w])\$(?P<inline>[^\s$](?:[^$\n]*[^\s$])?)\$(?!\d)",
+    re.S | re.M,
+)
+LOCAL_REFERENCE = re.compile(r"""(?:href|src)="(?!https?:|mailto:|data:|#)([^"]*)\"""")
+
+
+class SiteError(Exception):
+    """A page that cannot be built as it stands, with what to fix."""
+
+
+def site_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The notebooks of the site: the numbered lessons in order, then any others (appendices) by name."""
+    notebooks = sorted(folder.glob("*.ipynb"))
+    return [path for path in notebooks if path.name[:2].isdigit()] + [path for path in notebooks if not path.name[:2].isdigit()]
+
+
+def page_name(notebook: Path) -> str:
+    return notebook.stem + ".html"
+
+
+def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    """The notebook's first Markdown heading."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            heading = re.search(r"^#+\s+(.+)$", cell.source, re.M)
+            if heading:
+                return heading.group(1).strip()
+    return fallback
+
+
+def first_sentence(notebook: nbformat.NotebookNode) -> str:
+    """The first sentence of the notebook's first paragraph that is not a heading, as plain text."""
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for paragraph in re.split(r"\n\s*\n", cell.source):
+            if paragraph.strip() and not paragraph.lstrip().startswith(("#", "|", "```", "<")):
+                text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", " ".join(paragraph.split()))
+                text = re.sub(r"<[^>]+>|[*_`]", "", text)
+                return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    return ""
+
+
+def markdown_for_site(text: str, pages: set[str], repository: str = REPOSITORY_URL) -> str:
+    """The Markdown of a cell with its links pointing into the site and its formulas as MathML.
+
+    >>> markdown_for_site("[Next: 02 Clipping](02_clipping.ipynb)", {"02_clipping.html"})
+    '[Next: 02 Clipping](02_clipping.html)'
+    >>> markdown_for_site("[data](../data/README.md), `$x$`", set())
+    '[data](https://github.com/OWNER/bleu-from-scratch/blob/main/data/README.md), `$x$`'
+    >>> markdown_for_site("$c$", set())
+    '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mi>c</mi></mrow></math>'
+    """
+
+    def link(match: re.Match) -> str:
+        target = match.group(1)
+        notebook = NOTEBOOK_LINK.match(target)
+        if notebook and f"{notebook['name']}.html" in pages:
+            target = f"{notebook['name']}.html{notebook['fragment'] or ''}"
+        elif target.startswith("../"):
+            target = f"{repository}/blob/main/{target[3:]}"
+        return f"]({target})"
+
+    def math(match: re.Match) -> str:
+        if match["display"] is not None:
+            # A block of its own, so that Markdown leaves the MathML alone.
+            return f'\n\n<div class="math-display">{latex_to_mathml(match["display"].strip(), display="block")}</div>\n\n'
+        if match["inline"] is not None:
+            return latex_to_mathml(match["inline"])
+        return match.group(0)
+
+    return MATH_OR_CODE.sub(math, MARKDOWN_LINK.sub(link, text))
+
+
+def with_solutions_folded(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy in which each exercise shows stubbed, its solution and check cell folded after it.
+
+    The solution cell and the check cell that follows it carry
+    ``metadata.site.solution_starts`` and ``solution_ends``; the template wraps
+    the cells between them in a ``<details>`` element.
+    """
+    notebook = copy.deepcopy(notebook)
+    cells = []
+    for index, cell in enumerate(notebook.cells):
+        stub = CODE_STUB if cell.cell_type == "code" else TEXT_STUB
+        exercise, regions = strip_solutions(cell.source, stub, f"cell {index + 1}")
+        if not regions:
+            cells.append(cell)
+            continue
+        shown = copy.deepcopy(cell)
+        shown.source = exercise
+        if "id" in shown:
+            shown.id = f"{cell.id}-exercise"
+        if cell.cell_type == "code":
+            shown.outputs, shown.execution_count = [], None
+        cells.append(shown)
+        cell.metadata["site"] = {"solution_starts": True}
+        cells.append(cell)
+    # The check is the code cell right after a solution, as the house rules have it.
+    for solution, after in zip(cells, cells[1:] + [None]):
+        if solution.metadata.get("site", {}).get("solution_starts"):
+            is_check = after is not None and after.cell_type == "code" and "site" not in after.metadata
+            (after if is_check else solution).metadata.setdefault("site", {})["solution_ends"] = True
+    notebook.cells = cells
+    return notebook
+
+
+def navigation(pages: list[tuple[str, str]], index: int) -> str:
+    """Links to the index and to the previous and next pages."""
+    links = ['<a href="index.html">All lessons</a>']
+    if index > 0:
+        links.append(f'<a href="{pages[index - 1][0]}">&larr; {html.escape(pages[index - 1][1])}</a>')
+    if index + 1 < len(pages):
+        links.append(f'<a href="{pages[index + 1][0]}">{html.escape(pages[index + 1][1])} &rarr;</a>')
+    return f'<nav class="site-nav">{" ".join(links)}</nav>'
+
+
+def exporter() -> HTMLExporter:
+    config = Config()
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_cell_tags = ("remove-cell",)
+    return HTMLExporter(config=config, template_name="bleu_site", extra_template_basedirs=[str(TEMPLATES)])
+
+
+def index_page(entries: list[tuple[str, str, str]]) -> str:
+    """The lessons in order, each with its first sentence; then the other notebooks."""
+    items = {True: [], False: []}
+    for page, title, sentence in entries:
+        lesson = page[:2].isdigit()
+        items[lesson].append(f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>')
+    appendices = f"<h2>Appendices</h2><ul>{''.join(items[False])}</ul>" if items[False] else ""
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="color-scheme" content="light dark">
+<title>BLEU from scratch: the lessons</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 50em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
+li {{ margin: 0.6em 0; }} li span {{ opacity: 0.8; }}
+</style>
+</head>
+<body>
+<h1>BLEU from scratch: the lessons</h1>
+<p>Build the BLEU machine-translation metric one idea at a time, and check it against NLTK. Read the
+lessons in order. These pages show each notebook with the outputs it stores; to run the code, open the
+notebooks in Jupyter (see <a href="{REPOSITORY_URL}">the repository</a>). An exercise's solution stays folded
+until you open "Show the solution".</p>
+<ol start="0">{''.join(items[True])}</ol>
+{appendices}
+</body>
+</html>
+"""
+
+
+def broken_links(out_dir: Path) -> list[str]:
+    """Each local link or source of the site's pages that names no file of the site, as "page -> target"."""
+    broken = []
+    for page in sorted(out_dir.glob("*.html")):
+        for target in LOCAL_REFERENCE.findall(page.read_text(encoding="utf-8")):
+            path = html.unescape(target).split("#", 1)[0]
+            if path and not (out_dir / path).is_file():
+                broken.append(f"{page.name} -> {target}")
+    return broken
+
+
+def build_site(out_dir: Path, notebooks: list[Path] | None = None) -> list[Path]:
+    """Write the pages of ``notebooks`` (all of notebooks/ by default) and index.html into ``out_dir``."""
+    notebooks = site_notebooks() if notebooks is None else notebooks
+    out_dir.mkdir(parents=True, exist_ok=True)
+    read = [nbformat.read(path, as_version=4) for path in notebooks]
+    titles = [title_of(notebook, path.stem) for notebook, path in zip(read, notebooks)]
+    pages = [(page_name(path), title) for path, title in zip(notebooks, titles)]
+    names = {name for name, _ in pages}
+    html_exporter = exporter()
+    written = []
+    for index, (notebook, path) in enumerate(zip(read, notebooks)):
+        notebook = with_solutions_folded(notebook)
+        for cell in notebook.cells:
+            if cell.cell_type == "markdown":
+                cell.source = markdown_for_site(cell.source, names)
+        notebook.metadata["title"] = titles[index]
+        body, _ = html_exporter.from_notebook_node(notebook, resources={"site_nav": navigation(pages, index)})
+        target = out_dir / page_name(path)
+        target.write_text(body, encoding="utf-8")
+        written.append(target)
+    entries = [(name, title, first_sentence(notebook)) for (name, title), notebook in zip(pages, read)]
+    index_path = out_dir / "index.html"
+    index_path.write_text(index_page(entries), encoding="utf-8")
+    return [index_path, *written]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the lessons as a static website that works offline.")
+    parser.add_argument("out_dir", nargs="?", default=str(ROOT / "site"), help="where to write the site (default: site/)")
+    args = parser.parse_args(argv)
+    out_dir = Path(args.out_dir)
+    pages = build_site(out_dir)
+    broken = broken_links(out_dir)
+    if broken:
+        print("build_site: links to nothing:\n  " + "\n  ".join(broken), file=sys.stderr)
+        return 1
+    print(f"{len(pages)} pages in {out_dir}; open {out_dir / 'index.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
