@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reason = unwritten_exercise(error)
         if reason is None:
             raise
-        print(f"{PROG}: error: {reason}; the command compares once lessons 01-09 are written", file=sys.stderr)
+        print(f"{PROG}: error: {reason}; the command compares once those lessons are written", file=sys.stderr)
         return 2
     return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)))
 

@@ -68,8 +68,7 @@ from .api import (
 from .synthetic import synthetic_corpus
 
 # Lesson 11: is the difference real? (numpy from here on)
-from .segment_stats import segment_table
-from .resampling import bootstrap_interval, resampled_stats
+from .resampling import bootstrap_interval, resampled_stats, segment_table
 from .significance import PairedResult
 from .api import paired_test
 

@@ -4,10 +4,18 @@ A test set is one sample of the sentences a system could be asked to
 translate. Bootstrap resampling (Efron 1979; Koehn 2004 for MT) asks how the
 score would vary over other samples: draw as many segments as the test set
 has, with replacement, score the draw, and repeat. Lesson 06's statistics add
-up, so a draw's statistics are the sum of the chosen segments' rows of the
-segment table, and every draw at once is one matrix product: how many times
-each draw chose each segment, times the table.
+up, so nothing needs counting again:
 
+1. a table holds one row per segment, its ``BleuStats`` laid flat
+   (``hyp_len, ref_len, matches..., totals..., too_short...``), counted for
+   a whole system at once by lesson 10's batch counting (``batch_counts``);
+2. a draw's statistics are the sum of the chosen segments' rows, and every
+   draw at once is one matrix product: how many times each draw chose each
+   segment, times the table;
+3. each sum is scored by lesson 09's ``sacrebleu_from_stats``.
+
+This is where numpy earns its place: its random generator makes the same
+draws as sacrebleu, and its arrays make a thousand resamples one product.
 sacrebleu 2.6.0's definitions, followed here so that the numbers are its own:
 
 - the draws come from numpy's ``default_rng(seed).choice(n_segments,
@@ -22,10 +30,64 @@ sacrebleu 2.6.0's definitions, followed here so that the numbers are its own:
   half its width (``ci``) after the mean of the resampled scores.
 """
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from .batch import batch_counts
+from .ngrams import Token
 from .sacre import sacrebleu_from_stats
-from .segment_stats import row_stats
+from .sentence import BleuStats
+
+Stream = Sequence[Sequence[Token]]  # one system's or one reference's tokens, a list per segment
+
+
+def stats_row(stats: BleuStats) -> list[int]:
+    """``stats`` laid flat, as a row of the table.
+
+    >>> stats_row(BleuStats(hyp_len=3, ref_len=4, matches=(3, 1), totals=(3, 2), too_short=(0, 0)))
+    [3, 4, 3, 1, 3, 2, 0, 0]
+    """
+    return [stats.hyp_len, stats.ref_len, *stats.matches, *stats.totals, *stats.too_short]
+
+
+def row_stats(row: Sequence, single_precision: bool = False) -> BleuStats:
+    """A row, or a sum of rows, back to ``BleuStats``.
+
+    With ``single_precision`` the matches and totals are numpy float32
+    numbers, as sacrebleu keeps resampled statistics: lesson 09's
+    ``sacrebleu_from_stats`` then computes the precisions in float32, exactly
+    where sacrebleu does.
+
+    >>> row_stats(np.array([3, 4, 3, 1, 3, 2, 0, 0]))
+    BleuStats(hyp_len=3, ref_len=4, matches=(3, 1), totals=(3, 2), too_short=(0, 0))
+    """
+    max_n = (len(row) - 2) // 3
+    values = list(map(int, row))
+    counts = np.asarray(row[2 : 2 + 2 * max_n], dtype=np.float32) if single_precision else values[2 : 2 + 2 * max_n]
+    return BleuStats(values[0], values[1], tuple(counts[:max_n]), tuple(counts[max_n:]), tuple(values[2 + 2 * max_n :]))
+
+
+def segment_table(systems: Sequence[Stream], references: Sequence[Stream], max_n: int = 4) -> np.ndarray:
+    """The statistics of every segment of every system: an int64 array ``[system, segment, column]``.
+
+    ``systems`` and ``references`` are streams, sacrebleu's layout: one list of
+    token lists per system and per reference, all of the same length. Each row
+    is ``stats_row`` of lesson 05's ``sentence_stats`` of its segment.
+
+    >>> hyp = [["the", "cat", "the", "mat"], ["a", "dog"]]
+    >>> ref = [["the", "cat", "on", "the", "mat"], ["a", "dog", "barked"]]
+    >>> segment_table([hyp], [ref], max_n=2)
+    array([[[4, 5, 4, 2, 4, 3, 0, 0],
+            [2, 3, 2, 1, 2, 1, 0, 0]]])
+    """
+    list_of_references = [list(refs) for refs in zip(*references)]
+    tables = []
+    for hypotheses in systems:
+        hyp_lens, ref_lens, matches = batch_counts(list_of_references, hypotheses, max_n)
+        totals = np.maximum(hyp_lens - np.arange(max_n)[:, None], 0)
+        tables.append(np.column_stack([hyp_lens, ref_lens, matches.T, totals.T, totals.T == 0]))
+    return np.stack(tables)
 
 
 def bootstrap_draws(n_segments: int, n_samples: int, rng: np.random.Generator) -> np.ndarray:

@@ -18,8 +18,8 @@ the trials plus one: the p-value. A small p-value says the difference would
 rarely arise by chance; it does not say by how much B is better.
 
 ``paired_test`` gives sacrebleu 2.6.0's ``PairedTest`` numbers (its
-definitions, its numpy draws, its seed) from the segment table of lesson 11's
-``segment_table``.
+definitions, its numpy draws, its seed) from the segment table of
+``resampling.segment_table``.
 """
 
 from collections.abc import Callable, Sequence
@@ -27,9 +27,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_scores, resampled_stats
+from .resampling import (
+    Stream,
+    bootstrap_draws,
+    bootstrap_interval,
+    draw_counts,
+    resampled_scores,
+    resampled_stats,
+    row_stats,
+    segment_table,
+)
 from .sacre import sacrebleu_from_stats
-from .segment_stats import Stream, row_stats, segment_table
 from .tokenize import TOKENIZERS
 
 # sacrebleu's defaults: resamples for the bootstrap, trials for randomization,

@@ -21,8 +21,7 @@ from sacrebleu.significance import PairedTest, _compute_p_value, estimate_ci
 import bleu_scratch
 from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
 from bleu_scratch.notebook import read_lines
-from bleu_scratch.resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats
-from bleu_scratch.segment_stats import row_stats, stats_row
+from bleu_scratch.resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats, row_stats, stats_row
 from bleu_scratch.significance import p_value
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
@@ -69,7 +68,8 @@ tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=9)
     st.integers(1, 5),
 )
 def test_segment_table_rows_are_lesson_10s_statistics(segments, max_n):
-    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 10's counting.
+    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 10's
+    # fast_sentence_stats (the table is counted with lesson 10's batch_counts).
     systems = [[hyps[k] for hyps, _ in segments] for k in range(2)]
     references = [[refs[r] for _, refs in segments] for r in range(len(segments[0][1]))]
     table = segment_table(systems, references, max_n)
