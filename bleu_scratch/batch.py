@@ -8,13 +8,15 @@ of the whole batch at once:
 
 1. every token becomes an integer id (through a dict, so tokens are equal
    exactly when they are equal in NLTK's Counters);
-2. for each order n, every n-gram of every hypothesis and reference gets a
-   key naming its sentence and its n-gram: the key of order n is the key of
-   its first n - 1 tokens and its last token, renumbered densely (a sort) so
-   that keys stay small integers;
-3. ``np.bincount`` counts each key in the hypotheses and in each reference;
-   clipping is the hypothesis count limited by the largest reference count,
-   and a sentence's matches are the sum over its keys.
+2. for each order n, every n-gram gets a key naming its sentence and its
+   tokens: the number of its first n - 1 tokens, then its last token;
+3. one sort of the keys (tagged with whose n-gram it is: the hypothesis's or
+   reference r's) puts each n-gram's counts side by side; clipping is the
+   hypothesis's count limited by the largest reference count, and a
+   sentence's matches are the sum over its n-grams (``np.bincount``);
+4. only the n-grams found in the hypothesis and in a reference can begin a
+   longer match: the others drop out before the next order, and the rest are
+   numbered 0, 1, 2, ... so that keys stay small integers.
 
 Each sentence is then scored by lesson 10's ``fast_bleu_from_stats``, with
 Python's own floating-point functions, so every value is ``sentence_bleu``'s
@@ -26,7 +28,7 @@ needs numpy.
 import math
 import warnings
 from collections.abc import Sequence
-from itertools import chain, repeat
+from itertools import chain, count, repeat
 from operator import mul
 
 import numpy as np
@@ -36,9 +38,11 @@ from .fast import LOG_OF_ZERO_STAND_IN, fast_bleu_from_stats, scores_from_counts
 from .ngrams import Token
 from .sentence import DEFAULT_WEIGHTS, ZERO_ORDER_WARNING, BleuStats, max_n_of, weight_vectors
 
-# Sentence pairs counted at a time by batch_corpus_stats: enough for numpy to
+# Sentence pairs counted at a time: enough for numpy to
 # work on long arrays, few enough that a chunk's arrays fit in a few MB.
 CHUNK = 5_000
+# Widest number np.sort sorts for batch_counts, as an int64 (a test lowers it to try the other way).
+PACKED_BITS = 63
 
 
 def batch_sentence_stats(
@@ -49,7 +53,7 @@ def batch_sentence_stats(
     >>> batch_sentence_stats([["the cat is on the mat".split()], [[1, 2, 3]]], ["the the the".split(), [1, 2, 4]], 2)
     [BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0)), BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))]
     """
-    hyp_lens, ref_lens, matches = batch_counts(list_of_references, hypotheses, max_n)
+    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
     return [
         BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
@@ -123,7 +127,7 @@ def batch_sentence_bleu(
     # Without smoothing, straight from the counts: no BleuStats to build per sentence.
     weight_list = weight_vectors(weights)
     max_n = max_n_of(weights)
-    hyp_lens, ref_lens, matches = batch_counts(list_of_references, hypotheses, max_n)
+    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
     if len(weight_list) == 1 and not auto_reweigh:
         return _column_scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list[0])
@@ -166,45 +170,41 @@ def batch_counts(
     ref_sentence = np.repeat(np.arange(len(hypotheses)), refs_per_sentence)
     first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
     ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
-    # Every token of the batch, hypotheses first, with the sentence it belongs to and the
-    # text it belongs to (a number per hypothesis and per reference) for each position.
+    # Every token of the batch, hypotheses first, with the text it belongs to (a number per
+    # hypothesis and per reference), its sentence, and whose it is: 0 the hypothesis's,
+    # r + 1 the sentence's reference r's.
     tokens, largest = _token_ids(list_of_references, hypotheses)
     text = np.repeat(np.arange(len(hypotheses) + len(references)), np.concatenate([hyp_lens, ref_lens]))
     sentence = np.concatenate([np.arange(len(hypotheses)), ref_sentence])[text]
-    # A tag says whose n-gram: 0 the hypothesis's, r + 1 the sentence's reference r's.
     tag = np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1])[text]
 
-    # Keys are bit fields, so that making and reading them are shifts, not divisions:
-    # a key names a sentence and an n-gram, and key << tag_bits | tag sorts every
-    # n-gram's counts side by side, the hypothesis's first.
     token_bits = max(largest, 1).bit_length()
-    tag_bits = int(refs_per_sentence.max()).bit_length()
     matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
-    keys = sentence << token_bits | tokens  # order 1: (sentence, token)
-    key_bits = max(len(hypotheses) - 1, 1).bit_length() + token_bits
-    sentence_of, shift = np.arange(len(hypotheses)), token_bits  # key >> shift indexes sentence_of
-    inside = np.ones(len(keys), dtype=bool)  # every unigram lies within one text
+    start = np.arange(len(tokens))  # where each n-gram still in the running starts
+    prefix = sentence  # a number for its sentence and its first n - 1 tokens
     for n in range(1, max_n + 1):
         if n > 1:
-            if key_bits + token_bits + tag_bits > 62:
-                # Renumber the keys 0, 1, 2, ... (a sort), so that they stay within 64 bits.
-                distinct = _distinct(np.sort(keys[inside]))
-                sentence_of = sentence_of[distinct >> shift]
-                keys = np.searchsorted(distinct, keys)
-                key_bits, shift = max(len(distinct) - 1, 1).bit_length(), 0
-            # The n-gram that starts at i: the (n-1)-gram that starts at i, then the token at i + n - 1.
-            keys = keys[:-1] << token_bits | tokens[n - 1 :]
-            key_bits, shift = key_bits + token_bits, shift + token_bits
-        inside = text[: len(keys)] == text[n - 1 :]  # the n-gram lies within one text
-        tagged = np.sort(keys[inside] << tag_bits | tag[: len(keys)][inside])
-        first = _starts(tagged)
-        counts = np.diff(np.append(first, len(tagged)))  # of each (key, tag)
-        key, whose = tagged[first] >> tag_bits, tagged[first] & ((1 << tag_bits) - 1)
-        group = _starts(key)  # each key's first row: the hypothesis's, if it has the n-gram
+            # An n-gram is an (n-1)-gram and the token after it, if that token is in the same text.
+            last = start + n - 1
+            fits = last < len(tokens)
+            fits[fits] = text[last[fits]] == text[start[fits]]
+            start, prefix = start[fits], prefix[fits]
+        # Sorted by (n-gram, whose), each n-gram's counts lie side by side, the hypothesis's first.
+        key, whose, order = _sorted(prefix << token_bits | tokens[start + n - 1], tag[start])
+        first = _starts(key, whose)  # each run: one n-gram in one text
+        counts, whose = np.diff(np.append(first, len(key))), whose[first]
+        group = _starts(key[first])  # each n-gram's first run: the hypothesis's, if it has the n-gram
         in_hypothesis = np.where(whose[group] == 0, counts[group], 0)
         most_in_a_reference = np.maximum.reduceat(np.where(whose > 0, counts, 0), group) if len(group) else group
         clipped = np.minimum(in_hypothesis, most_in_a_reference)
-        matches[n - 1] = np.bincount(sentence_of[key[group] >> shift], weights=clipped, minlength=len(hypotheses))
+        matches[n - 1] = np.bincount(sentence[start[order[first[group]]]], weights=clipped, minlength=len(hypotheses))
+        if n < max_n:
+            # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
+            # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
+            shared = clipped > 0
+            ngram_of = np.repeat(np.arange(len(group)), np.diff(np.append(first[group], len(key))))
+            keep = shared[ngram_of]
+            start, prefix = start[order[keep]], (np.cumsum(shared) - 1)[ngram_of[keep]]
 
     # The closest reference length, ties to the shorter: the smallest (distance, length).
     distance = np.abs(ref_lens - hyp_lens[ref_sentence])
@@ -214,36 +214,64 @@ def batch_counts(
     ### END SOLUTION
 
 
+def _counts_by_chunk(
+    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int, chunk: int = CHUNK
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays)."""
+    parts = [
+        batch_counts(list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n)
+        for start in range(0, len(hypotheses), chunk)
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    hyp_lens, ref_lens, matches = zip(*parts)
+    return np.concatenate(hyp_lens), np.concatenate(ref_lens), np.concatenate(matches, axis=1)
+
+
 def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]) -> tuple[np.ndarray, int]:
     """Every token of the batch as an integer, hypotheses first, then the references in order; and the largest.
 
-    Token ids (ints) stay as they are. Other tokens are numbered within their
-    sentence, so the numbers stay small and an n-gram's key fits in 64 bits
-    without renumbering. A dict numbers them: tokens get the same number
-    exactly when they are equal in NLTK's Counters.
+    Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
+    numbered by a dict, so they get the same number exactly when they are
+    equal in NLTK's Counters; a reference token found in no hypothesis cannot
+    match, and they all share one number.
     """
-    tokens = chain.from_iterable(chain(hypotheses, *list_of_references))
-    if type(next(tokens, None)) is int:
-        every = set(chain.from_iterable(chain(hypotheses, *list_of_references)))
-        if all(type(token) is int and 0 <= token < 1 << 31 for token in every):
-            return np.fromiter(chain.from_iterable(chain(hypotheses, *list_of_references)), np.int64), max(every)
-    hypothesis_ids: list[int] = []
-    reference_ids: list[int] = []
-    widest = 1
-    for references, hypothesis in zip(list_of_references, hypotheses):
-        numbers = {token: number for number, token in enumerate(dict.fromkeys(chain(hypothesis, *references)))}
-        hypothesis_ids.extend(map(numbers.__getitem__, hypothesis))
-        for reference in references:
-            reference_ids.extend(map(numbers.__getitem__, reference))
-        widest = max(widest, len(numbers))
-    return np.fromiter(chain(hypothesis_ids, reference_ids), np.int64, len(hypothesis_ids) + len(reference_ids)), widest - 1
+    def every_token():
+        return chain.from_iterable(chain(hypotheses, *list_of_references))
+
+    if type(next(every_token(), None)) is int:
+        distinct = set(every_token())
+        if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
+            return np.fromiter(every_token(), np.int64), max(distinct)
+    numbers = dict(zip(dict.fromkeys(chain.from_iterable(hypotheses)), count()))
+    unmatched = len(numbers)
+    ids = chain(
+        map(numbers.__getitem__, chain.from_iterable(hypotheses)),
+        map(numbers.get, chain.from_iterable(chain(*list_of_references)), repeat(unmatched)),
+    )
+    return np.fromiter(ids, np.int64), unmatched
 
 
-def _starts(ordered: np.ndarray) -> np.ndarray:
-    """Where each run of equal values of a sorted array starts."""
-    return np.flatnonzero(np.concatenate([ordered[:1] == ordered[:1], ordered[1:] != ordered[:-1]]))
+def _sorted(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``key`` and ``tag`` sorted by key, then tag, and the order that sorts them (``np.lexsort``'s).
+
+    Where key, tag and row number fit in one int64 side by side, one
+    ``np.sort`` of those numbers does it, faster than ``np.lexsort`` or
+    ``np.argsort``.
+    """
+    tag_bits = int(tag.max(initial=0)).bit_length()
+    row_bits = max(len(key) - 1, 1).bit_length()
+    if int(key.max(initial=0)).bit_length() + tag_bits + row_bits > PACKED_BITS:
+        order = np.lexsort((tag, key))
+        return key[order], tag[order], order
+    packed = np.sort((key << tag_bits | tag) << row_bits | np.arange(len(key)))
+    return packed >> (tag_bits + row_bits), packed >> row_bits & ((1 << tag_bits) - 1), packed & ((1 << row_bits) - 1)
 
 
-def _distinct(ordered: np.ndarray) -> np.ndarray:
-    """The distinct values of a sorted array (np.unique, without its hash table: the array is sorted already)."""
-    return ordered[_starts(ordered)]
+def _starts(*columns: np.ndarray) -> np.ndarray:
+    """Where each run of equal rows (equal in every column) of sorted columns starts."""
+    change = np.zeros(len(columns[0]), dtype=bool)
+    change[:1] = True
+    for column in columns:
+        change[1:] |= column[1:] != column[:-1]
+    return np.flatnonzero(change)

@@ -13,6 +13,7 @@ a set of references) copied into a list, so the lessons can slice them.
 """
 
 from collections.abc import Collection, Iterator, Mapping, Sequence, Set
+from itertools import chain
 from operator import is_
 from typing import Any
 
@@ -20,6 +21,9 @@ from .sentence import BleuStats, max_n_of
 
 
 STR_ONLY = {str}
+# The types a corpus is almost always made of, tested first for the whole corpus at once.
+PLAIN_SEQUENCES = {list, tuple}
+PLAIN_TOKENS = {str, int}
 
 
 def check_tokens(tokens: Any, what: str) -> Sequence:
@@ -114,6 +118,8 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
         )
     hypotheses = _as_sequence(hypotheses, "hypotheses", "a list of hypotheses")
     list_of_references = _as_sequence(list_of_references, "list_of_references", "a list of reference lists")
+    if len(hypotheses) == len(list_of_references) and hypotheses and _plainly_well_formed(list_of_references, hypotheses):
+        return list_of_references, hypotheses
     if len(hypotheses) != len(list_of_references):
         unwrapped = (
             " (hypotheses looks like one hypothesis's tokens: pass [hypothesis])"
@@ -143,6 +149,23 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
     if all(map(is_, checked_references, list_of_references)):
         checked_references = list_of_references
     return checked_references, checked_hypotheses
+
+
+def _plainly_well_formed(list_of_references: Sequence, hypotheses: Sequence) -> bool:
+    """Lists of lists of str (or int) tokens, and a reference in every list: nothing to report or copy.
+
+    Each level's types are collected in C (map, set) over the whole corpus, so
+    the usual corpus passes without a Python loop per sentence; anything else
+    goes through the checks that name the first mistake.
+    """
+    return (
+        set(map(type, hypotheses)) <= PLAIN_SEQUENCES
+        and set(map(type, list_of_references)) <= PLAIN_SEQUENCES
+        and all(list_of_references)
+        and set(map(type, chain.from_iterable(list_of_references))) <= PLAIN_SEQUENCES
+        and set(map(type, chain.from_iterable(hypotheses))) <= PLAIN_TOKENS
+        and set(map(type, chain.from_iterable(chain.from_iterable(list_of_references)))) <= PLAIN_TOKENS
+    )
 
 
 def check_order(n: Any, what: str = "n is the n-gram order") -> None:
