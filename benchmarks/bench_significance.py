@@ -12,9 +12,9 @@ line does: the references cached in the metric, built inside the timed call
 (``paired_test`` tokenizes them inside too), one process (``n_jobs=1``).
 
 Each repeat runs both once, in an order rotated by one place per repeat, after
-a garbage collection; the table gives the median. Before the table, the script
-checks that both give the same scores, p-values, means and interval widths,
-exactly.
+a garbage collection (``timing.time_calls``); the table gives the median and
+the range. Before the table, the script checks that both give the same scores,
+p-values, means and interval widths, exactly.
 
 Memory: tracemalloc's peak during one call (Python's and numpy's allocations;
 the lines, read before, are not counted), measured in separate untimed runs;
@@ -33,12 +33,13 @@ from pathlib import Path
 
 import numpy
 import sacrebleu
-from bench_corpus_bleu import median_times, peak_memory
+from bench_corpus_bleu import peak_memory
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_scratch import paired_test
 from bleu_scratch.notebook import data_dir, read_lines
+from timing import time_calls
 
 FOLDER = data_dir() / "wmt17-en-de-systems"
 BASELINE = "LIUM-NMT.4900"
@@ -108,17 +109,18 @@ def main() -> None:
     rows = []
     for test_type in args.tests:
         calls = implementations(systems, reference, test_type)
-        times, results = median_times(calls, args.repeats)
+        times, results = time_calls(calls, args.repeats)
         ours, theirs = results.values()
         assert ours == theirs, "bleu_scratch and sacrebleu disagree"
         print(f"{test_type}: the same {len(ours)} scores, p-values, means and intervals, exactly", flush=True)
         memory = {name: peak_memory(call) for name, call in calls.items()}
         rss = {name: max_rss_kb(test_type, name) for name in calls} if args.rss else {}
-        slowest = times["sacrebleu PairedTest"]
+        slowest = times["sacrebleu PairedTest"].median
         for name in calls:
-            row = [test_type, name, f"{times[name]:.2f}", f"{slowest / times[name]:.1f}", f"{memory[name] / 2**20:,.0f}"]
+            ratio = slowest / times[name].median
+            row = [test_type, name, times[name].cell(), f"{ratio:.1f}", f"{memory[name] / 2**20:,.0f}"]
             rows.append(row + ([f"{rss[name] / 1024:,.0f}"] if rss else []))
-    headers = ["test", "implementation", "median time (s)", "sacrebleu time / this", "tracemalloc peak (MiB)"]
+    headers = ["test", "implementation", "time (s): median (min-max)", "sacrebleu time / this", "tracemalloc peak (MiB)"]
     if args.rss:
         headers.append(f"peak RSS (MiB; reading the data alone: {max_rss_kb(args.tests[0], None) / 1024:,.0f})")
     print()
