@@ -2,6 +2,7 @@
 
     python benchmarks/bench_significance.py                  # 16 WMT17 systems x 3,004 segments, 1,000 resamples
     python benchmarks/bench_significance.py --tests bs ar --repeats 1
+    python benchmarks/bench_significance.py --systems 3 --segments 300 --repeats 1 --no-memory   # a quick check
 
 Both take the same lines (data/wmt17-en-de-systems/, read with
 bleu_scratch.notebook.read_lines), the baseline LIUM-NMT.4900 first, and run
@@ -46,12 +47,12 @@ BASELINE = "LIUM-NMT.4900"
 SAMPLES = {"bs": 1000, "ar": 10000}
 
 
-def wmt17() -> tuple[list[tuple[str, list[str]]], list[str]]:
-    """The 16 systems as (name, lines), the baseline first, and the reference lines."""
+def wmt17(n_systems: int = 16, n_segments: int = 3004) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """The first ``n_systems`` systems as (name, lines), the baseline first, and the reference lines, cut to ``n_segments``."""
     names = sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir())
-    names = [BASELINE, *(name for name in names if name != BASELINE)]
-    systems = [(name, read_lines(FOLDER / "systems" / f"newstest2017.{name}.en-de")) for name in names]
-    return systems, read_lines(FOLDER / "newstest2017.ref.de")
+    names = [BASELINE, *(name for name in names if name != BASELINE)][:n_systems]
+    systems = [(name, read_lines(FOLDER / "systems" / f"newstest2017.{name}.en-de")[:n_segments]) for name in names]
+    return systems, read_lines(FOLDER / "newstest2017.ref.de")[:n_segments]
 
 
 def implementations(systems, reference, test_type: str) -> dict:
@@ -93,14 +94,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", nargs="+", choices=["bs", "ar"], default=["bs"])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--rss", action="store_true", help="also measure each call's peak RSS in a fresh process")
+    parser.add_argument("--systems", type=int, default=16, help="the baseline and the first systems after it (default: all 16)")
+    parser.add_argument("--segments", type=int, default=3004, help="the first segments of each (default: all 3,004)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the (slow) tracemalloc runs")
+    parser.add_argument("--rss", action="store_true", help="also measure each call's peak RSS in a fresh process (all the data)")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], " ".join(args.child[1:]) or None)
         return
 
-    systems, reference = wmt17()
+    systems, reference = wmt17(args.systems, args.segments)
     print(
         f"Python {platform.python_version()}, numpy {numpy.__version__}, sacrebleu {sacrebleu.__version__}, "
         f"{len(systems)} systems x {len(reference):,} segments, median of {args.repeats} repeats",
@@ -113,12 +117,12 @@ def main() -> None:
         ours, theirs = results.values()
         assert ours == theirs, "bleu_scratch and sacrebleu disagree"
         print(f"{test_type}: the same {len(ours)} scores, p-values, means and intervals, exactly", flush=True)
-        memory = {name: peak_memory(call) for name, call in calls.items()}
+        memory = {name: None if args.no_memory else peak_memory(call) for name, call in calls.items()}
         rss = {name: max_rss_kb(test_type, name) for name in calls} if args.rss else {}
         slowest = times["sacrebleu PairedTest"].median
         for name in calls:
             ratio = slowest / times[name].median
-            row = [test_type, name, times[name].cell(), f"{ratio:.1f}", f"{memory[name] / 2**20:,.0f}"]
+            row = [test_type, name, times[name].cell(), f"{ratio:.1f}", "-" if memory[name] is None else f"{memory[name] / 2**20:,.0f}"]
             rows.append(row + ([f"{rss[name] / 1024:,.0f}"] if rss else []))
     headers = ["test", "implementation", "time (s): median (min-max)", "sacrebleu time / this", "tracemalloc peak (MiB)"]
     if args.rss:

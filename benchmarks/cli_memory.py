@@ -1,7 +1,9 @@
 """Peak memory of ``bleu-scratch`` on a large file pair, with each number of processes (Linux only).
 
-    python benchmarks/cli_memory.py                          # 1,000,000 segments, --jobs 1 2 4
-    python benchmarks/cli_memory.py --segments 200000 --jobs 1 2 --dir /tmp/cli
+    python benchmarks/cli_memory.py                          # 1,000,000 segments: one process, --jobs 2, --jobs 4
+    python benchmarks/cli_memory.py --segments 200000 --jobs 0 2 --dir /tmp/cli
+
+``--jobs 0`` runs the command without ``--jobs``, in one process.
 
 The files are written from bleu_scratch.synthetic_corpus (about 25
 tokens a segment, one reference; 1,000,000 segments are 117 MB a file, and take
@@ -9,8 +11,9 @@ about 40 s to write) into --dir, or a temporary directory; files already there
 for the same number of segments are reused.
 
 Memory is the peak, over samples every 0.05 s, of the summed RSS of the
-command and all its descendants (the forkserver, the workers, the resource
-tracker), read from /proc. RSS counts a page shared by several processes (the
+command and all its descendants (with ``--jobs N``: the process hosting the
+local Dask cluster, its scheduler, and N workers, each under its nanny), read
+from /proc. RSS counts a page shared by several processes (the
 Python library, say) once per process, so the sum overstates what the tree
 really holds; PSS, which divides each shared page among its processes, is
 printed too.
@@ -97,7 +100,7 @@ def peak_memory(argv: list[str]) -> tuple[str, float, int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--segments", type=int, default=1_000_000)
-    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--jobs", type=int, nargs="+", default=[0, 2, 4], help="0: without --jobs (one process)")
     parser.add_argument("--dir", type=Path, help="where to write (or find) the files; default: a temporary directory")
     args = parser.parse_args()
 
@@ -106,10 +109,12 @@ def main() -> None:
         print(f"{args.segments:,} segments, {os.cpu_count()} CPUs; {hypothesis} ({hypothesis.stat().st_size / 1e6:.0f} MB)")
         rows = []
         for jobs in args.jobs:
-            output, seconds, rss, pss, processes = peak_memory([*COMMAND, str(hypothesis), str(reference), "--jobs", str(jobs)])
-            print(f"--jobs {jobs}: {output}", flush=True)
-            rows.append(f"| {jobs} | {processes} | {rss / 1024:.0f} | {pss / 1024:.0f} | {seconds:.1f} |")
-    print("\n| --jobs | processes | peak RSS of the tree (MB) | peak PSS (MB) | wall time (s) |")
+            option = ["--jobs", str(jobs)] if jobs else []
+            output, seconds, rss, pss, processes = peak_memory([*COMMAND, str(hypothesis), str(reference), *option])
+            name = " ".join(option) or "(one process)"
+            print(f"{name}: {output}", flush=True)
+            rows.append(f"| {name} | {processes} | {rss / 1024:.0f} | {pss / 1024:.0f} | {seconds:.1f} |")
+    print("\n| option | processes | peak RSS of the tree (MB) | peak PSS (MB) | wall time (s) |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
 

@@ -1,8 +1,8 @@
 """The command's options, read once into plain ``Settings``.
 
 argparse reads the command line; every option's value is checked and
-converted here, and a bad one ends the command with a usage message and exit
-status 2 before any file is read.
+converted here, and a bad one ends the command with one line on stderr and
+exit status 2 before any file is read.
 """
 
 import argparse
@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from bleu_scratch import TOKENIZERS
 from bleu_scratch.sentence import DEFAULT_WEIGHTS
@@ -73,13 +74,21 @@ def parse(argv: Sequence[str]) -> Settings:
     )
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad option is one line on stderr (argparse would print the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (bleu-scratch --help lists the options)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="bleu-scratch",
         description="Corpus BLEU of a hypothesis file against reference files, exactly as NLTK's corpus_bleu.",
         epilog=(
             "Exit status: 0 with a score; 2 for bad options or input (then no score is printed); "
-            "141 when the output's reader stops early (e.g. | head)."
+            "141 when the output's reader stops early (e.g. | head); 130 after Ctrl-C, 143 after SIGTERM "
+            "(every process the command started is stopped first)."
         ),
     )
     parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8); - reads standard input")

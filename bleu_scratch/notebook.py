@@ -1,7 +1,8 @@
 """Small helpers the lesson notebooks share, kept here so that no notebook keeps its own copy.
 
 Nothing here computes BLEU: the notebooks use it to show code and tables,
-catch NLTK's warnings and read the data files.
+catch NLTK's warnings and read the data files. Imported in IPython, it also
+makes a student edition's stop say what to do (``explain_stops``).
 """
 
 import ast
@@ -15,6 +16,10 @@ from typing import Any
 from .exercises import unwritten_exercise
 
 _previewed: set[str] = set()
+RESTART = (
+    "Write it there, save the file, then restart the kernel (Kernel > Restart Kernel) and run the "
+    "notebook again: Python reads a module once, so a running kernel keeps the old function."
+)
 
 
 def with_warnings(function: Callable, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
@@ -125,13 +130,14 @@ def print_source(function: Callable, docstring: bool = True) -> None:
 
 
 def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "NLTK's answer is shown") -> Callable:
-    """``ours``, a function of a later lesson; ``stand_in``'s answer while it is still an exercise.
+    """``ours``, a function built by lesson ``lesson``; ``stand_in``'s answer while its exercises are unwritten.
 
     In the student edition a lesson function raises ``NotImplementedError``
-    until the student writes it. An early notebook that previews it then shows
-    the stand-in's value (NLTK's, usually) and says so, once per function
-    (tests/test_classroom.py runs lessons 00 and 01 in an edition to check it).
-    Any other ``NotImplementedError``, such as the student's own, goes through:
+    until the student writes it. An early notebook that previews a later
+    lesson's function then shows the stand-in's value (NLTK's, usually) and
+    says so, once per function (tests/classroom runs the early lessons in an
+    edition to check it). Any other ``NotImplementedError``, such as the
+    student's own, goes through:
 
     >>> def ngrams(tokens, n):
     ...     raise NotImplementedError("my own")
@@ -149,7 +155,37 @@ def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "
                 raise
             if ours.__name__ not in _previewed:
                 _previewed.add(ours.__name__)
-                print(f"(bleu_scratch.{ours.__name__} is lesson {lesson}'s exercise: {what} until you write it)")
+                print(f"(bleu_scratch.{ours.__name__} waits for the exercises up to lesson {lesson}: {what} until you write them)")
             return stand_in(*args, **kwargs)
 
     return preview
+
+
+def explain_stops() -> bool:
+    """In IPython, end a student edition's stop at an unwritten exercise with which one, where, and what to do.
+
+    A stub raises a bare ``NotImplementedError``; after its traceback the
+    notebook then prints, e.g., "bleu_scratch.count_ngrams is lesson 01's
+    exercise: not written yet (bleu_scratch/ngrams.py). Write it there, save
+    the file, then restart the kernel ...". Other errors show as usual.
+    Returns whether it is installed (False outside IPython).
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+
+    def show(shell: Any, kind: type, error: BaseException, traceback: Any, tb_offset: int | None = None) -> None:
+        shell.showtraceback((kind, error, traceback), tb_offset=tb_offset)
+        waiting_for = unwritten_exercise(error)
+        if waiting_for is not None:
+            print(f"{waiting_for}. {RESTART}")
+
+    shell.set_custom_exc((NotImplementedError,), show)
+    return True
+
+
+explain_stops()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_classroom import units
+from bleu_classroom import markers
 from bleu_scratch import exercises
 from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
 
@@ -25,14 +25,22 @@ def run_notebook(path: Path, edition: Path, monkeypatch) -> dict:
     return notebook
 
 
-def test_student_notebook_stops_with_not_implemented_error_of_its_own_lesson(edition, monkeypatch):
+def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition, monkeypatch):
+    nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
     path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
+    monkeypatch.setenv("PYTHONPATH", str(edition))
+    notebook = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
     with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
-        run_notebook(path, edition, monkeypatch)
+        client.execute()
     assert stopped.value.ename == "NotImplementedError"
     # Lesson 01's own function, not a later lesson's that the notebook previews.
     assert str(Path("bleu_scratch", "ngrams.py")) in str(stopped.value)
+    stop = next(cell for cell in notebook.cells if any(out.output_type == "error" for out in cell.get("outputs", [])))
+    printed = "".join(out.get("text", "") for out in stop.outputs)
+    assert "is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py). Write it there" in printed, printed
+    assert "restart the kernel" in printed
 
 
 def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
@@ -43,32 +51,47 @@ def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert re.fullmatch(
-        r"bleu-scratch: error: bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(bleu_scratch/\w+\.py\); "
+        r"bleu-scratch: error: bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(bleu_scratch/\w+\.py\); "
         r"the command scores once those lessons are written\n",
         result.stderr,
     ), result.stderr
 
 
-@pytest.mark.parametrize("lesson, previews", [("00", ["01", "03", "05"]), ("01", ["03", "06"])])
-def test_early_notebooks_need_only_their_own_lesson(edition, tmp_path, monkeypatch, lesson, previews):
-    """With the lesson's own exercises done, its notebook runs; later lessons are shown by NLTK."""
+def lesson_of(module: str) -> str:
+    """The lesson number a bleu_scratch module's docstring starts with ("Lesson 03: ..." -> "03")."""
+    return re.match(r"\s*Lesson (\d\d)", (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8").split('"""')[1])[1]
+
+
+MARKED = [
+    (path.stem, name)
+    for path in sorted((REPO / "bleu_scratch").glob("*.py"))
+    for name in markers.marked_functions(path.read_text(encoding="utf-8"))
+]
+LESSON_NOTEBOOKS = sorted(path.name for path in (REPO / "notebooks").glob("0[0-9]_*.ipynb"))
+PREVIEWS = {"00": ["01", "03", "05"], "01": ["03"]}
+
+
+@pytest.mark.parametrize("name", LESSON_NOTEBOOKS)
+def test_each_notebook_needs_only_its_own_and_earlier_lessons(edition, tmp_path, monkeypatch, name):
+    """With the exercises of lessons up to NN written, notebook NN runs to its end, its checks pass, and later lessons are previewed."""
+    lesson = name[:2]
     student = copy_of(edition, tmp_path, "student")
-    for unit in units.UNITS:
-        if unit.exercise.startswith(lesson):
-            set_function(student, unit.module, unit.name)
-    (solved_path,) = (REPO / "notebooks").glob(f"{lesson}_*.ipynb")
-    path = student / "notebooks" / solved_path.name
+    for module, function in MARKED:
+        if lesson_of(module) <= lesson:
+            set_function(student, module, function)
+    path = student / "notebooks" / name
     notebook = json.loads(path.read_text(encoding="utf-8"))
     exercises = 0
-    for ours, theirs in zip(json.loads(solved_path.read_text(encoding="utf-8"))["cells"], notebook["cells"]):
-        if STUB in "".join(theirs["source"]):
+    for ours, theirs in zip(json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"], notebook["cells"]):
+        if theirs["cell_type"] == "code" and STUB in "".join(theirs["source"]):
             theirs["source"] = ours["source"]
             exercises += 1
     path.write_text(json.dumps(notebook), encoding="utf-8")
     executed = run_notebook(path, student, monkeypatch)
     printed = "".join(out.get("text", "") for cell in executed.cells for out in cell.get("outputs", []))
-    announced = re.findall(r"is lesson (\d\d)'s exercise: NLTK's answer is shown", printed)
-    assert sorted(announced) == previews
+    announced = re.findall(r"waits for the exercises up to lesson (\d\d): NLTK's answer is shown", printed)
+    assert sorted(announced) == PREVIEWS.get(lesson, [])
+    assert all(previewed <= "09" and previewed > lesson for previewed in announced)
     assert exercises >= 1 and printed.count("Correct!") == exercises
 
 
@@ -136,9 +159,9 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
         "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
         "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
     } <= reasons
-    assert re.fullmatch(r"bleu_scratch\.\w+ is lesson 0\d's exercise: not written yet \(.*\)", dict(skipped)["tests/cli/test_scoring_and_report.py"])
+    assert re.fullmatch(r"bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(.*\)", dict(skipped)["tests/cli/test_scoring_and_report.py"])
     assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
     # The summary counts the tests waiting for each exercise, in lesson order.
     summary = re.findall(r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M)
-    assert summary == ["count_ngrams", "brevity_penalty"]
+    assert summary == ["count_ngrams", "brevity_penalty", "batch_counts"]
     assert result.returncode == 1

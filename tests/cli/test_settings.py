@@ -37,6 +37,7 @@ def test_bad_options_exit_2_before_reading(capsys, wmt15, options, message):
         main([wmt15["google.ru"], wmt15["ref.ru"], *options])
     captured = capsys.readouterr()
     assert exit_info.value.code == 2 and captured.out == "" and message in captured.err
+    assert captured.err.count("\n") == 1 and captured.err.startswith("bleu-scratch: error: "), captured.err
 
 
 @pytest.mark.parametrize("written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]])
