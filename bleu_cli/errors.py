@@ -63,6 +63,28 @@ class LineCounts(CommandError):
         )
 
 
+class SegmentCounts(CommandError):
+    """``bleu-scratch-compare``: ``wrong`` holds (path, lines) for each file whose length differs from the baseline's."""
+
+    def __init__(self, baseline: str, lines: int, wrong: list[tuple[str, int]]) -> None:
+        super().__init__(baseline, lines, wrong)
+
+    def message(self) -> str:
+        baseline, lines, wrong = self.args
+        lengths = " and ".join(f"{path} has {_lines(count)}" for path, count in wrong)
+        return f"{lengths}, but the baseline {baseline} has {_lines(lines)}: every file needs one line per segment"
+
+
+class GivenTwice(CommandError):
+    """``bleu-scratch-compare``: a file named twice among the baseline and the systems."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+
+    def message(self) -> str:
+        return f"{self.args[0]} is given twice: name the baseline and each system once"
+
+
 class SmoothingNeeds(CommandError):
     """NLTK's smoothing method 6 cannot score this input: it lacks ``needs`` ("orders" or "trigram match")."""
 

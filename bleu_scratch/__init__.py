@@ -67,6 +67,11 @@ from .api import (
 )
 from .synthetic import synthetic_corpus
 
+# Lesson 11: is the difference real? (numpy from here on)
+from .resampling import bootstrap_interval, resampled_stats, segment_table
+from .significance import PairedResult
+from .api import paired_test
+
 __all__ = [
     "TOKENIZERS",
     "tokenize_whitespace",
@@ -113,4 +118,9 @@ __all__ = [
     "parallel_corpus_stats",
     "parallel_corpus_bleu",
     "synthetic_corpus",
+    "segment_table",
+    "resampled_stats",
+    "bootstrap_interval",
+    "PairedResult",
+    "paired_test",
 ]

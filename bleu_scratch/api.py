@@ -13,11 +13,12 @@ values (tests/lessons/test_fast.py holds them equal).
 
 from functools import wraps
 
-from . import batch, brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, tokenize, variants
+from . import batch, brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, significance, tokenize, variants
 from .checks import (
     check_corpus,
     check_line,
     check_order,
+    check_paired_test,
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
@@ -26,6 +27,7 @@ from .checks import (
     check_tokens,
     check_weights,
 )
+from .tokenize import TOKENIZERS
 
 # Only the name, the docstring, the type hints and the source come from the lesson function:
 # the checked one keeps its own module, so that it pickles as itself.
@@ -198,3 +200,14 @@ def batch_sentence_bleu(list_of_references, hypotheses, weights=sentence.DEFAULT
 @wraps(batch.batch_corpus_stats, LESSON_FACE)
 def batch_corpus_stats(list_of_references, hypotheses, max_n=4, chunk=batch.CHUNK):
     return batch.batch_corpus_stats(*check_corpus(list_of_references, hypotheses), max_n, chunk)
+
+
+@wraps(significance.paired_test, LESSON_FACE)
+def paired_test(
+    named_systems, references, test_type="bs", n_samples=None, seed=12345, tokenize="13a",
+    progress=significance.no_progress,
+):
+    named_systems, references = check_paired_test(
+        named_systems, references, test_type, n_samples, seed, tokenize, TOKENIZERS
+    )
+    return significance.paired_test(named_systems, references, test_type, n_samples, seed, tokenize, progress)

@@ -171,3 +171,28 @@ def dask_client():
 
     with local_cluster(2) as client:
         yield client
+
+
+@dataclass(frozen=True)
+class Wmt17:
+    """WMT17 English-German (data/wmt17-en-de-systems/): 16 systems' files and the reference, LIUM-NMT.4900 the baseline."""
+
+    folder: Path
+
+    def system_path(self, name: str) -> str:
+        return str(self.folder / "systems" / f"newstest2017.{name}.en-de")
+
+    @property
+    def reference_path(self) -> str:
+        return str(self.folder / "newstest2017.ref.de")
+
+    @property
+    def names(self) -> list[str]:
+        """The systems' short names (as in published-figures.json), the baseline first."""
+        names = sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (self.folder / "systems").iterdir())
+        return ["LIUM-NMT.4900", *(name for name in names if name != "LIUM-NMT.4900")]
+
+
+@pytest.fixture(scope="session")
+def wmt17() -> Wmt17:
+    return Wmt17(DATA / "wmt17-en-de-systems")

@@ -126,6 +126,7 @@ def test_every_lesson_function_with_a_check_has_a_door():
         "sacrebleu_from_stats", "fast_bleu_from_stats", "parallel_corpus_stats", "parallel_corpus_bleu",
         "batch_sentence_stats", "batch_sentence_bleu", "batch_corpus_stats", "explain",
         "introduction_bleu", "study_notes_bleu", "kirchhoff_tokenize", "kirchhoff_bleu",
+        "paired_test",
     ])
 
 

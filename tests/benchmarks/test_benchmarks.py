@@ -32,6 +32,13 @@ def test_sentence_benchmark_checks_and_prints_its_table():
     assert "| 3 | bleu_scratch batch_sentence_bleu, ids | ids |" in out, out
 
 
+def test_significance_benchmark_checks_and_prints_its_table():
+    # Lesson 11's paired_test against sacrebleu's PairedTest, both tests, on 3 WMT17 systems x 300 segments.
+    out = run("bench_significance.py", "--systems", "3", "--segments", "300", "--tests", "bs", "ar", "--repeats", "1", "--no-memory")
+    assert "ar: the same 3 scores, p-values, means and intervals, exactly" in out, out
+    assert "| bs | bleu_scratch.paired_test |" in out and "| ar | sacrebleu PairedTest |" in out, out
+
+
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="reads /proc (Linux)")
 def test_memory_benchmark_runs_the_command(tmp_path):
     out = run("cli_memory.py", "--segments", "3000", "--jobs", "0", "--dir", str(tmp_path))

@@ -1,0 +1,275 @@
+"""The ``bleu-scratch-compare`` command: is each system's BLEU really different from the baseline's?
+
+    bleu-scratch-compare BASELINE SYSTEM [SYSTEM ...] --references REF [REF ...]
+                         [--test bs|ar] [--samples N] [--seed S|none] [--tokenize 13a] [--json]
+
+    (or: python -m bleu_cli.compare ...)
+
+Each file holds one segment per line; line i of every file translates the
+same source sentence. Lesson 11's ``paired_test`` compares each system with
+the baseline by paired bootstrap resampling (``--test bs``, the default) or
+approximate randomization (``--test ar``), with sacrebleu 2.6.0's
+definitions, seed and numbers, and prints a table like ``sacrebleu
+--paired-bs``'s (or JSON): each system's BLEU, the mean of its bootstrap
+resamples with half the width of their 95% interval, and its p-value.
+
+Bad input ends the command with one line on stderr and exit status 2 before
+anything is printed; a progress bar shows on a terminal only.
+"""
+
+import argparse
+import io
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from bleu_scratch import TOKENIZERS, PairedResult, paired_test
+from bleu_scratch.exercises import unwritten_exercise
+from bleu_scratch.significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
+
+from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts
+from .inputs import check_readable, streamed_shards
+from .report import PROGRESS_DELAY, copy_out
+from .settings import _positive
+
+PROG = "bleu-scratch-compare"
+SIGNIFICANCE_LEVEL = 0.05
+# The tokenizers sacrebleu also has, under the same names: only with these are the numbers sacrebleu's.
+SACREBLEU_TOKENIZERS = ("none", "13a")
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """What to compare and how: the command line, checked."""
+
+    baseline: str
+    systems: tuple[str, ...]
+    references: tuple[str, ...]
+    test: str = "bs"
+    samples: int | None = None
+    seed: int | None = 12345
+    tokenize: str = "13a"
+    json: bool = False
+
+    @property
+    def n_samples(self) -> int:
+        return self.samples or DEFAULT_SAMPLES[self.test]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; return the exit status: 0, 2 for bad input, 141 if the output's reader stopped.
+
+    >>> main(["baseline.txt", "system.txt"])  # no --references
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
+    settings = parse(sys.argv[1:] if argv is None else argv)
+    try:
+        named_systems, references = read(settings)
+        with progress_bar(2 * len(named_systems)) as step:
+            results = paired_test(
+                named_systems, references, settings.test, settings.samples, settings.seed, settings.tokenize, step
+            )
+    except CommandError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+    except NotImplementedError as error:
+        # Only in a student edition: a lesson function the test needs is still a stub.
+        reason = unwritten_exercise(error)
+        if reason is None:
+            raise
+        print(f"{PROG}: error: {reason}; the command compares once those lessons are written", file=sys.stderr)
+        return 2
+    return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)))
+
+
+def parse(argv: Sequence[str]) -> CompareSettings:
+    """The settings of a command line; argparse exits with status 2 on a bad option.
+
+    >>> parse(["base.txt", "sys.txt", "--references", "ref.txt", "--test", "ar"])
+    CompareSettings(baseline='base.txt', systems=('sys.txt',), references=('ref.txt',), test='ar', samples=None, seed=12345, tokenize='13a', json=False)
+    """
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=(
+            "Paired significance tests of BLEU differences: each SYSTEM against BASELINE, with sacrebleu 2.6.0's "
+            "paired bootstrap resampling or approximate randomization, and each system's 95%% interval."
+        ),
+        epilog="Exit status: 0 with a table; 2 for bad options or input (then nothing is printed on stdout).",
+    )
+    parser.add_argument("baseline", metavar="BASELINE", help="the baseline system's output, one segment per line (UTF-8)")
+    parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="the systems to compare with the baseline")
+    parser.add_argument("--references", "-r", metavar="REF", nargs="+", required=True, help="one or more reference files")
+    parser.add_argument(
+        "--test", choices=["bs", "ar"], default="bs",
+        help="bs: paired bootstrap resampling (default); ar: approximate randomization",
+    )
+    parser.add_argument(
+        "--samples", type=_positive, metavar="N",
+        help=f"resamples for bs (default {DEFAULT_SAMPLES['bs']}) or trials for ar (default {DEFAULT_SAMPLES['ar']})",
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=12345, metavar="S",
+        help="the random seed, as sacrebleu's SACREBLEU_SEED (default 12345); 'none' for a different draw each run",
+    )
+    parser.add_argument(
+        "--tokenize", choices=list(TOKENIZERS), default="13a",
+        help="13a: sacrebleu's default (default); none: split on whitespace; the others are lesson 01's",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = parser.parse_args(argv)
+    return CompareSettings(
+        args.baseline, tuple(args.systems), tuple(args.references), args.test, args.samples, args.seed, args.tokenize, args.json
+    )
+
+
+def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[list[str]]]:
+    """The systems as ``(path, lines)`` pairs, the baseline first, and the reference streams; bad input raises."""
+    names = [settings.baseline, *settings.systems]
+    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if repeated is not None:
+        raise GivenTwice(repeated)
+    check_readable([*names, *settings.references])
+    streams = {path: file_lines(path) for path in [*names, *settings.references]}
+    if not streams[settings.baseline]:
+        raise EmptyHypothesis(settings.baseline)
+    expected = len(streams[settings.baseline])
+    wrong = [(path, len(lines)) for path, lines in streams.items() if len(lines) != expected]
+    if wrong:
+        raise SegmentCounts(settings.baseline, expected, wrong)
+    return [(name, streams[name]) for name in names], [streams[path] for path in settings.references]
+
+
+def file_lines(path: str) -> list[str]:
+    """The lines of one file (``-`` is standard input), read and decoded as ``bleu-scratch`` reads them; an empty file has none.
+
+    A byte order mark at the start is dropped (WMT17's online-A starts with one).
+    """
+    try:
+        return [line for shard in streamed_shards([path]) for (line,) in shard]
+    except EmptyHypothesis:
+        return []
+
+
+@contextmanager
+def progress_bar(steps: int) -> Iterator[Callable[[int], object]]:
+    """``paired_test``'s progress callback: a tqdm bar of ``steps`` when stderr is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        yield no_progress
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=steps, desc="compare", unit="step", file=sys.stderr, delay=PROGRESS_DELAY, leave=False) as bar:
+        yield bar.update
+
+
+def signature(settings: CompareSettings) -> str | None:
+    """sacrebleu's signature of the same numbers, or None for a tokenizer sacrebleu does not have.
+
+    >>> signature(CompareSettings("b", ("s",), ("r",), test="ar"))
+    'nrefs:1|bs:1000|ar:10000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+    """
+    if settings.tokenize not in SACREBLEU_TOKENIZERS:
+        return None
+    tests = f"bs:{settings.n_samples}" if settings.test == "bs" else f"bs:{INTERVAL_SAMPLES}|ar:{settings.n_samples}"
+    seed = "none" if settings.seed is None else settings.seed
+    return f"nrefs:{len(settings.references)}|{tests}|seed:{seed}|case:mixed|eff:no|tok:{settings.tokenize}|smooth:exp|version:2.6.0"
+
+
+def table(results: list[PairedResult], settings: CompareSettings) -> str:
+    """The results as sacrebleu prints them with ``--paired-bs``: a table, then what it means.
+
+    >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)), PairedResult("b.txt", 28.3, 0.001, 28.31, (27.6, 29.0))]
+    >>> print(table(results, CompareSettings("a.txt", ("b.txt",), ("r.txt",))).split("\\n\\n")[0])
+    System           BLEU (μ ± 95% CI)     p-value
+    ---------------  --------------------  -------------
+    Baseline: a.txt  26.60 (26.60 ± 0.65)
+    b.txt            28.30 (28.31 ± 0.70)  (p = 0.0010)*
+    """
+    rows = [["System", "BLEU (μ ± 95% CI)", "p-value"]]
+    for result in results:
+        name = result.name if result.p_value is not None else f"Baseline: {result.name}"
+        marked = "" if result.p_value is None else f"(p = {result.p_value:.4f}){'*' if result.p_value < SIGNIFICANCE_LEVEL else ''}"
+        rows.append([name, f"{result.score:.2f} ({result.mean:.2f} ± {result.half_width:.2f})", marked])
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    rows.insert(1, ["-" * width for width in widths])
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    test = (
+        f"Paired bootstrap resampling test with {settings.n_samples} resamples"
+        if settings.test == "bs"
+        else f"Paired approximate randomization test with {settings.n_samples} trials "
+        f"(95% intervals from {INTERVAL_SAMPLES} bootstrap resamples)"
+    )
+    sacrebleu = signature(settings)
+    lines += [
+        "",
+        test,
+        f" - Each system is compared with the baseline, {results[0].name}. After each BLEU: the mean of its",
+        "   bootstrap resamples ± half the width of their 95% interval.",
+        " - Null hypothesis: the system and the baseline translate alike. The p-value is about the chance of a",
+        "   difference in BLEU at least as large as the one seen, if the null hypothesis is true.",
+        f' - p-values below {SIGNIFICANCE_LEVEL} are marked "*": the difference is unlikely to be chance. Significance',
+        "   says neither that a system is better nor by how much.",
+        f" - {_comparisons(len(results) - 1)}",
+        "",
+        f"sacrebleu's signature of these numbers: {sacrebleu}"
+        if sacrebleu
+        else f"tokenizer {settings.tokenize!r} is lesson 01's; sacrebleu has none of that name",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
+    """The results as JSON: the settings, then one object per system, the baseline first (its p-value null).
+
+    >>> report = json.loads(json_report([PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))], CompareSettings("a.txt", (), ("r.txt",))))
+    >>> report["systems"][0]
+    {'system': 'a.txt', 'baseline': True, 'score': 26.6, 'p_value': None, 'mean': 26.6, 'low': 25.9, 'high': 27.2, 'ci': 0.6500000000000004}
+    """
+    systems = [
+        {
+            "system": result.name, "baseline": i == 0, "score": result.score, "p_value": result.p_value,
+            "mean": result.mean, "low": result.interval[0], "high": result.interval[1], "ci": result.half_width,
+        }
+        for i, result in enumerate(results)
+    ]
+    head = {
+        "test": settings.test, "samples": settings.n_samples, "seed": settings.seed, "tokenize": settings.tokenize,
+        "references": list(settings.references), "signature": signature(settings),
+    }
+    return json.dumps(head | {"systems": systems}, ensure_ascii=False, indent=2) + "\n"
+
+
+def _comparisons(n_systems: int) -> str:
+    """What testing several systems does to the chance of a false "*" (lesson 11).
+
+    >>> _comparisons(15)
+    'With 15 systems that all translate like the baseline, the chance of at least one "*" is up to 54%.'
+    >>> _comparisons(1)
+    'With 1 system that translates like the baseline, the chance of a "*" is up to 5%.'
+    """
+    chance = 1 - (1 - SIGNIFICANCE_LEVEL) ** n_systems
+    if n_systems == 1:
+        return f'With 1 system that translates like the baseline, the chance of a "*" is up to {chance:.0%}.'
+    return f'With {n_systems} systems that all translate like the baseline, the chance of at least one "*" is up to {chance:.0%}.'
+
+
+def _seed(text: str) -> int | None:
+    """``--seed``: ASCII digits, or none.
+
+    >>> _seed("12345"), _seed("None")
+    (12345, None)
+    """
+    if text.strip().lower() == "none":
+        return None
+    if not re.fullmatch(r"[0-9]+", text.strip()):
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 0, or none, got {text!r}")
+    return int(text)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
