@@ -55,6 +55,12 @@ from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
 from .api import corpus_bleu, parallel_corpus_bleu, parallel_corpus_stats
 from .synthetic import synthetic_corpus
 
+# Lesson 12: what BLEU cannot see
+from .api import discordant_pairs, kendall_tau, pearson
+from .api import bigram_mismatch_chunks, permutations_keeping_matches
+from .api import word_edit_distance, word_error_rate
+from .relatives import WordNetStandIn
+
 __all__ = [
     "TOKENIZERS",
     "tokenize_whitespace",
@@ -91,4 +97,12 @@ __all__ = [
     "parallel_corpus_stats",
     "parallel_corpus_bleu",
     "synthetic_corpus",
+    "pearson",
+    "kendall_tau",
+    "discordant_pairs",
+    "bigram_mismatch_chunks",
+    "permutations_keeping_matches",
+    "word_edit_distance",
+    "word_error_rate",
+    "WordNetStandIn",
 ]

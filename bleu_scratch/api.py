@@ -13,10 +13,12 @@ faster, the same value (tests/lessons/test_fast.py holds the two equal).
 from functools import wraps
 
 from . import brevity, corpus, fast, parallel, precision, sacre, sentence, tokenize, variants
+from . import correlation, permutations, relatives
 from .checks import (
     check_corpus,
     check_line,
     check_order,
+    check_paired_scores,
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
@@ -134,3 +136,41 @@ def parallel_corpus_bleu(
     return parallel.parallel_corpus_bleu(
         list_of_references, hypotheses, weights, smoothing_function, auto_reweigh, jobs, shard_size
     )
+
+
+@wraps(relatives.word_edit_distance, LESSON_FACE)
+def word_edit_distance(reference, hypothesis):
+    return relatives.word_edit_distance(check_tokens(reference, "reference"), check_tokens(hypothesis, "hypothesis"))
+
+
+@wraps(relatives.word_error_rate, LESSON_FACE)
+def word_error_rate(references, hypothesis):
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return relatives.word_error_rate(check_references(references), hypothesis)
+
+
+@wraps(correlation.pearson, LESSON_FACE)
+def pearson(xs, ys):
+    return correlation.pearson(*check_paired_scores(xs, ys))
+
+
+@wraps(correlation.kendall_tau, LESSON_FACE)
+def kendall_tau(xs, ys):
+    return correlation.kendall_tau(*check_paired_scores(xs, ys))
+
+
+@wraps(correlation.discordant_pairs, LESSON_FACE)
+def discordant_pairs(xs, ys):
+    return correlation.discordant_pairs(*check_paired_scores(xs, ys, correlation=False))
+
+
+@wraps(permutations.bigram_mismatch_chunks, LESSON_FACE)
+def bigram_mismatch_chunks(references, hypothesis):
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return permutations.bigram_mismatch_chunks(check_references(references), hypothesis)
+
+
+@wraps(permutations.permutations_keeping_matches, LESSON_FACE)
+def permutations_keeping_matches(references, hypothesis):
+    hypothesis = check_tokens(hypothesis, "hypothesis")
+    return permutations.permutations_keeping_matches(check_references(references), hypothesis)

@@ -124,6 +124,8 @@ def test_every_lesson_function_with_a_check_has_a_door():
         "modified_precision", "closest_ref_length", "sentence_stats", "bleu_from_stats", "sentence_bleu",
         "corpus_stats", "corpus_bleu", "shortest_ref_length", "first_closest_ref_length", "variant_sentence_bleu",
         "sacrebleu_from_stats", "parallel_corpus_stats", "parallel_corpus_bleu",
+        "pearson", "kendall_tau", "discordant_pairs", "bigram_mismatch_chunks", "permutations_keeping_matches",
+        "word_edit_distance", "word_error_rate",
     ])
 
 
