@@ -143,12 +143,6 @@ def word_edit_distance(reference, hypothesis):
     return relatives.word_edit_distance(check_tokens(reference, "reference"), check_tokens(hypothesis, "hypothesis"))
 
 
-@wraps(relatives.word_error_rate, LESSON_FACE)
-def word_error_rate(references, hypothesis):
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    return relatives.word_error_rate(check_references(references), hypothesis)
-
-
 @wraps(correlation.pearson, LESSON_FACE)
 def pearson(xs, ys):
     return correlation.pearson(*check_paired_scores(xs, ys))
@@ -164,13 +158,19 @@ def discordant_pairs(xs, ys):
     return correlation.discordant_pairs(*check_paired_scores(xs, ys, correlation=False))
 
 
-@wraps(permutations.bigram_mismatch_chunks, LESSON_FACE)
-def bigram_mismatch_chunks(references, hypothesis):
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    return permutations.bigram_mismatch_chunks(check_references(references), hypothesis)
+def _checked_sentence_pair(lesson_function):
+    """The door of a lesson function of ``(references, hypothesis)``, both checked as for ``sentence_bleu``."""
+
+    @wraps(lesson_function, LESSON_FACE)
+    def checked(references, hypothesis):
+        hypothesis = check_tokens(hypothesis, "hypothesis")
+        return lesson_function(check_references(references), hypothesis)
+
+    # Named as the module attribute it becomes, so that it pickles.
+    checked.__qualname__ = lesson_function.__name__
+    return checked
 
 
-@wraps(permutations.permutations_keeping_matches, LESSON_FACE)
-def permutations_keeping_matches(references, hypothesis):
-    hypothesis = check_tokens(hypothesis, "hypothesis")
-    return permutations.permutations_keeping_matches(check_references(references), hypothesis)
+word_error_rate = _checked_sentence_pair(relatives.word_error_rate)
+bigram_mismatch_chunks = _checked_sentence_pair(permutations.bigram_mismatch_chunks)
+permutations_keeping_matches = _checked_sentence_pair(permutations.permutations_keeping_matches)

@@ -32,27 +32,27 @@ def test_the_papers_candidate_1_has_eight_pieces(paper):
 @settings(max_examples=300)
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE)
 def test_the_cuts_are_exactly_the_bigrams_no_reference_has(references, hypothesis):
-    chunks = bigram_mismatch_chunks(references, hypothesis)
-    assert [token for chunk in chunks for token in chunk] == hypothesis
+    pieces = bigram_mismatch_pieces(references, hypothesis)
+    assert [token for piece in pieces for token in piece] == hypothesis
     reference_bigrams = {tuple(reference[i : i + 2]) for reference in references for i in range(len(reference) - 1)}
-    for chunk in chunks:
-        assert all(bigram in reference_bigrams for bigram in zip(chunk, chunk[1:]))
-    for left, right in zip(chunks, chunks[1:]):
+    for piece in pieces:
+        assert all(bigram in reference_bigrams for bigram in zip(piece, piece[1:]))
+    for left, right in zip(pieces, pieces[1:]):
         assert (left[-1], right[0]) not in reference_bigrams
 
 
 @settings(max_examples=300)
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE, st.randoms(use_true_random=False))
 def test_a_reordering_of_the_pieces_never_loses_a_match(references, hypothesis, random):
-    chunks = bigram_mismatch_chunks(references, hypothesis)
-    random.shuffle(chunks)
-    reordered = [token for chunk in chunks for token in chunk]
+    pieces = bigram_mismatch_pieces(references, hypothesis)
+    random.shuffle(pieces)
+    reordered = [token for piece in pieces for token in piece]
     before, after = precisions(references, hypothesis), precisions(references, reordered)
     # Same totals (same length), at least as many clipped matches of every order.
     assert [total for _, total in after] == [total for _, total in before]
     assert all(matched_after >= matched_before for (matched_after, _), (matched_before, _) in zip(after, before))
     reference_bigrams = {tuple(reference[i : i + 2]) for reference in references for i in range(len(reference) - 1)}
-    if not any((left[-1], right[0]) in reference_bigrams for left, right in zip(chunks, chunks[1:])):
+    if not any((left[-1], right[0]) in reference_bigrams for left, right in zip(pieces, pieces[1:])):
         assert after == before  # no join matched by chance: the very same counts, the same BLEU
 
 
