@@ -32,7 +32,7 @@ def test_the_papers_candidate_1_has_eight_pieces(paper):
 @settings(max_examples=300)
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE)
 def test_the_cuts_are_exactly_the_bigrams_no_reference_has(references, hypothesis):
-    pieces = bigram_mismatch_pieces(references, hypothesis)
+    pieces = bigram_mismatch_chunks(references, hypothesis)
     assert [token for piece in pieces for token in piece] == hypothesis
     reference_bigrams = {tuple(reference[i : i + 2]) for reference in references for i in range(len(reference) - 1)}
     for piece in pieces:
@@ -44,7 +44,7 @@ def test_the_cuts_are_exactly_the_bigrams_no_reference_has(references, hypothesi
 @settings(max_examples=300)
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE, st.randoms(use_true_random=False))
 def test_a_reordering_of_the_pieces_never_loses_a_match(references, hypothesis, random):
-    pieces = bigram_mismatch_pieces(references, hypothesis)
+    pieces = bigram_mismatch_chunks(references, hypothesis)
     random.shuffle(pieces)
     reordered = [token for piece in pieces for token in piece]
     before, after = precisions(references, hypothesis), precisions(references, reordered)
