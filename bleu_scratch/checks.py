@@ -215,6 +215,40 @@ def check_sacrebleu_options(stats: Any, smooth_method: str, methods: Collection[
         raise ValueError(f"smooth_method must be one of {sorted(methods)}, got {smooth_method!r}")
 
 
+def check_paired_scores(xs: Any, ys: Any, correlation: bool = True) -> tuple[Sequence, Sequence]:
+    """Return ``xs`` and ``ys`` as lists of numbers, one per system, or raise a clear error.
+
+    They must be equally long, at least two, with no NaN; for a correlation
+    (``correlation=True``) neither may be constant, where it is undefined.
+
+    >>> check_paired_scores([26.6, 28.3], [0.006, 0.139])
+    ([26.6, 28.3], [0.006, 0.139])
+    >>> check_paired_scores([26.6, 28.3], [0.006])
+    Traceback (most recent call last):
+    ...
+    ValueError: xs has 2 scores but ys has 1: give one score per system in each, in the same order
+    >>> check_paired_scores([26.6, 26.6], [0.006, 0.139])
+    Traceback (most recent call last):
+    ...
+    ValueError: the scores in xs are all 26.6: a correlation is undefined when one list does not vary
+    """
+    xs = _as_sequence(xs, "xs", "a list of numbers (one score per system)")
+    ys = _as_sequence(ys, "ys", "a list of numbers (one score per system)")
+    if len(xs) != len(ys):
+        raise ValueError(f"xs has {len(xs)} scores but ys has {len(ys)}: give one score per system in each, in the same order")
+    if len(xs) < 2:
+        raise ValueError(f"comparing scores needs at least two systems, got {len(xs)}")
+    for what, scores in (("xs", xs), ("ys", ys)):
+        for i, score in enumerate(scores):
+            if not isinstance(score, Real):
+                raise TypeError(f"{what}[{i}] is {_a(score)} ({_short(score)}), but every score must be a number")
+            if score != score:
+                raise ValueError(f"{what}[{i}] is nan: give that system a score, or leave it out of both lists")
+        if correlation and all(score == scores[0] for score in scores):
+            raise ValueError(f"the scores in {what} are all {scores[0]!r}: a correlation is undefined when one list does not vary")
+    return xs, ys
+
+
 def _check_item(value: Any, what: str, kind: str, kinds: str, fix: str) -> Sequence:
     """One reference or hypothesis of a list. A token there means the list was one unwrapped sentence."""
     if _looks_like_a_token(value):
@@ -267,36 +301,3 @@ def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "..." + text[-1]
 
-
-def check_paired_scores(xs: Any, ys: Any, correlation: bool = True) -> tuple[Sequence, Sequence]:
-    """Return ``xs`` and ``ys`` as lists of numbers, one per system, or raise a clear error.
-
-    They must be equally long, at least two, with no NaN; for a correlation
-    (``correlation=True``) neither may be constant, where it is undefined.
-
-    >>> check_paired_scores([26.6, 28.3], [0.006, 0.139])
-    ([26.6, 28.3], [0.006, 0.139])
-    >>> check_paired_scores([26.6, 28.3], [0.006])
-    Traceback (most recent call last):
-    ...
-    ValueError: xs has 2 scores but ys has 1: give one score per system in each, in the same order
-    >>> check_paired_scores([26.6, 26.6], [0.006, 0.139])
-    Traceback (most recent call last):
-    ...
-    ValueError: the scores in xs are all 26.6: a correlation is undefined when one list does not vary
-    """
-    xs = _as_sequence(xs, "xs", "a list of numbers (one score per system)")
-    ys = _as_sequence(ys, "ys", "a list of numbers (one score per system)")
-    if len(xs) != len(ys):
-        raise ValueError(f"xs has {len(xs)} scores but ys has {len(ys)}: give one score per system in each, in the same order")
-    if len(xs) < 2:
-        raise ValueError(f"comparing scores needs at least two systems, got {len(xs)}")
-    for what, scores in (("xs", xs), ("ys", ys)):
-        for i, score in enumerate(scores):
-            if not isinstance(score, Real):
-                raise TypeError(f"{what}[{i}] is {_a(score)} ({_short(score)}), but every score must be a number")
-            if score != score:
-                raise ValueError(f"{what}[{i}] is nan: give that system a score, or leave it out of both lists")
-        if correlation and all(score == scores[0] for score in scores):
-            raise ValueError(f"the scores in {what} are all {scores[0]!r}: a correlation is undefined when one list does not vary")
-    return xs, ys
