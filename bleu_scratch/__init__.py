@@ -71,6 +71,11 @@ from .synthetic import synthetic_corpus
 from .resampling import bootstrap_interval, resampled_stats, segment_table
 from .significance import PairedResult
 from .api import paired_test
+# Lesson 12: what BLEU cannot see
+from .api import discordant_pairs, kendall_tau, pearson
+from .api import bigram_mismatch_chunks, permutations_keeping_matches
+from .api import word_edit_distance, word_error_rate
+from .relatives import WordNetStandIn
 
 __all__ = [
     "TOKENIZERS",
@@ -123,4 +128,12 @@ __all__ = [
     "bootstrap_interval",
     "PairedResult",
     "paired_test",
+    "pearson",
+    "kendall_tau",
+    "discordant_pairs",
+    "bigram_mismatch_chunks",
+    "permutations_keeping_matches",
+    "word_edit_distance",
+    "word_error_rate",
+    "WordNetStandIn",
 ]

@@ -14,11 +14,11 @@ values (tests/lessons/test_fast.py holds them equal).
 from functools import wraps
 
 from . import batch, brevity, corpus, fast, matches, parallel, posts, precision, sacre, sentence, significance, tokenize, variants
+from . import correlation, permutations, relatives
 from .checks import (
     check_corpus,
     check_line,
     check_order,
-    check_paired_test,
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
@@ -27,6 +27,7 @@ from .checks import (
     check_tokens,
     check_weights,
 )
+from .comparison_checks import check_paired_scores, check_paired_test
 from .tokenize import TOKENIZERS
 
 # Only the name, the docstring, the type hints and the source come from the lesson function:
@@ -211,3 +212,39 @@ def paired_test(
         named_systems, references, test_type, n_samples, seed, tokenize, TOKENIZERS
     )
     return significance.paired_test(named_systems, references, test_type, n_samples, seed, tokenize, progress)
+@wraps(relatives.word_edit_distance, LESSON_FACE)
+def word_edit_distance(reference, hypothesis):
+    return relatives.word_edit_distance(check_tokens(reference, "reference"), check_tokens(hypothesis, "hypothesis"))
+
+
+@wraps(correlation.pearson, LESSON_FACE)
+def pearson(xs, ys):
+    return correlation.pearson(*check_paired_scores(xs, ys))
+
+
+@wraps(correlation.kendall_tau, LESSON_FACE)
+def kendall_tau(xs, ys):
+    return correlation.kendall_tau(*check_paired_scores(xs, ys))
+
+
+@wraps(correlation.discordant_pairs, LESSON_FACE)
+def discordant_pairs(xs, ys):
+    return correlation.discordant_pairs(*check_paired_scores(xs, ys, correlation=False))
+
+
+def _checked_sentence_pair(lesson_function):
+    """The door of a lesson function of ``(references, hypothesis)``, both checked as for ``sentence_bleu``."""
+
+    @wraps(lesson_function, LESSON_FACE)
+    def checked(references, hypothesis):
+        hypothesis = check_tokens(hypothesis, "hypothesis")
+        return lesson_function(check_references(references), hypothesis)
+
+    # Named as the module attribute it becomes, so that it pickles.
+    checked.__qualname__ = lesson_function.__name__
+    return checked
+
+
+word_error_rate = _checked_sentence_pair(relatives.word_error_rate)
+bigram_mismatch_chunks = _checked_sentence_pair(permutations.bigram_mismatch_chunks)
+permutations_keeping_matches = _checked_sentence_pair(permutations.permutations_keeping_matches)

@@ -282,63 +282,6 @@ def check_sacrebleu_options(stats: Any, smooth_method: str, methods: Collection[
         raise ValueError(f"smooth_method must be one of {sorted(methods)}, got {smooth_method!r}")
 
 
-def check_paired_test(
-    named_systems: Any, references: Any, test_type: Any, n_samples: Any, seed: Any, tokenize: Any, tokenizers: Collection[str]
-) -> tuple[list, list]:
-    """Return the systems and references of a paired test as lists, or raise a clear error.
-
-    >>> check_paired_test([("A", ["a b"]), ("B", ["a c"])], [["a b"]], "bs", None, 12345, "13a", ["13a"])
-    ([('A', ['a b']), ('B', ['a c'])], [['a b']])
-    >>> check_paired_test([("A", ["a b"]), ("B", ["a c"])], ["a b"], "bs", None, 12345, "13a", ["13a"])
-    Traceback (most recent call last):
-    ...
-    TypeError: references[0] is a str, but references must be a list of reference streams, each a list of lines: pass [lines] for one reference
-    """
-    if test_type not in ("bs", "ar"):
-        raise ValueError(f"test_type must be 'bs' (paired bootstrap resampling) or 'ar' (approximate randomization), got {test_type!r}")
-    if n_samples is not None and (type(n_samples) is bool or not isinstance(n_samples, int) or n_samples < 1):
-        raise ValueError(f"n_samples must be a whole number of at least 1, or None for the default, got {n_samples!r}")
-    if seed is not None and (type(seed) is bool or not isinstance(seed, int) or seed < 0):
-        raise ValueError(f"seed must be a whole number of at least 0 (as SACREBLEU_SEED), or None for an unseeded run, got {seed!r}")
-    if tokenize not in tokenizers:
-        raise ValueError(f"tokenize must be one of {sorted(tokenizers)}, got {tokenize!r}")
-    systems = _as_sequence(named_systems, "named_systems", "a list of (name, lines) pairs, the baseline first")
-    if len(systems) < 2:
-        raise ValueError(f"named_systems has {len(systems)} system(s): a paired test needs the baseline and at least one system")
-    checked = []
-    for i, pair in enumerate(systems):
-        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2 or not isinstance(pair[0], str):
-            raise TypeError(f"named_systems[{i}] must be a (name, lines) pair with a str name, got {_short(pair)}")
-        checked.append((pair[0], _lines(pair[1], f"the lines of system {pair[0]!r}")))
-    names = [name for name, _ in checked]
-    if len(set(names)) < len(names):
-        raise ValueError(f"the systems' names must differ: {sorted({name for name in names if names.count(name) > 1})} recur")
-    references = _as_sequence(references, "references", "a list of reference streams, each a list of lines")
-    if not references:
-        raise ValueError("references is empty: give at least one reference stream, [lines]")
-    if isinstance(references[0], str):
-        raise TypeError(
-            "references[0] is a str, but references must be a list of reference streams, each a list of lines: "
-            "pass [lines] for one reference"
-        )
-    streams = [_lines(stream, f"references[{i}]") for i, stream in enumerate(references)]
-    counts = {what: len(lines) for what, lines in [*checked, *((f"references[{i}]", s) for i, s in enumerate(streams))]}
-    if len(set(counts.values())) > 1 or not checked[0][1]:
-        raise ValueError(f"every system and reference stream needs one line per segment, and at least one; their lengths: {counts}")
-    return checked, streams
-
-
-def _lines(lines: Any, what: str) -> list:
-    """A stream of lines, as a list of str."""
-    if isinstance(lines, (str, bytes)):
-        raise TypeError(f"{what} is a {type(lines).__name__}, but must be a list of lines, one per segment: use text.splitlines()")
-    lines = list(_as_sequence(lines, what, "a list of lines, one per segment"))
-    bad = next((line for line in lines if not isinstance(line, str)), None)
-    if bad is not None:
-        raise TypeError(f"{what} must hold lines of text (str), got {type(bad).__name__} ({_short(bad)})")
-    return lines
-
-
 def _check_item(value: Any, what: str, kind: str, kinds: str, fix: str) -> Sequence:
     """One reference or hypothesis of a list. A token there means the list was one unwrapped sentence."""
     if _looks_like_a_token(value):
@@ -390,3 +333,4 @@ def _a(value: Any) -> str:
 def _short(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "..." + text[-1]
+

@@ -127,6 +127,8 @@ def test_every_lesson_function_with_a_check_has_a_door():
         "batch_sentence_stats", "batch_sentence_bleu", "batch_corpus_stats", "explain",
         "introduction_bleu", "study_notes_bleu", "kirchhoff_tokenize", "kirchhoff_bleu",
         "paired_test",
+        "pearson", "kendall_tau", "discordant_pairs", "bigram_mismatch_chunks", "permutations_keeping_matches",
+        "word_edit_distance", "word_error_rate",
     ])
 
 
@@ -156,8 +158,13 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
         (lambda: bleu_scratch.modified_precision(REFERENCES, HYPOTHESIS, 2), {"check_order": 1, "check_tokens": 1, "check_references": 1}),
         (lambda: bleu_scratch.variant_sentence_bleu(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
         (lambda: bleu_scratch.parallel_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3, jobs=1), {"check_corpus": 1, "check_weights": 1}),
+        (lambda: bleu_scratch.word_error_rate(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
+        (lambda: bleu_scratch.permutations_keeping_matches(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
     ],
-    ids=["sentence_bleu", "corpus_bleu", "modified_precision", "variant_sentence_bleu", "parallel_corpus_bleu"],
+    ids=[
+        "sentence_bleu", "corpus_bleu", "modified_precision", "variant_sentence_bleu", "parallel_corpus_bleu",
+        "word_error_rate", "permutations_keeping_matches",
+    ],
 )
 def test_each_public_call_checks_its_input_once(monkeypatch, call, checks):
     calls = counting(monkeypatch, ["check_tokens", "check_references", "check_corpus", "check_order", "check_weights"])
