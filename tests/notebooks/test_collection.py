@@ -13,6 +13,9 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
+# Lessons are numbered 00, 01, ...; appendices (deep dives off the main path) A1, A2, ...
+LESSONS = [path for path in PATHS if re.match(r"\d\d_", path.name)]
+APPENDICES = [path for path in PATHS if re.match(r"A\d_", path.name)]
 
 
 def load(path: Path) -> dict:
@@ -24,9 +27,12 @@ def code_sources(nb: dict) -> list[str]:
 
 
 def test_numbered_from_00_without_gaps():
-    numbers = [int(re.match(r"(\d\d)_[a-z0-9_]+\.ipynb$", p.name).group(1)) for p in PATHS]
-    assert numbers == list(range(len(PATHS))), [p.name for p in PATHS]
-    assert len(PATHS) >= 7
+    assert LESSONS + APPENDICES == PATHS, "a notebook is a lesson, NN_name.ipynb, or an appendix, AN_name.ipynb"
+    numbers = [int(re.match(r"(\d\d)_[a-z0-9_]+\.ipynb$", p.name).group(1)) for p in LESSONS]
+    assert numbers == list(range(len(LESSONS))), [p.name for p in LESSONS]
+    assert len(LESSONS) >= 7
+    appendices = [int(re.match(r"A(\d)_[a-z0-9_]+\.ipynb$", p.name).group(1)) for p in APPENDICES]
+    assert appendices == list(range(1, len(APPENDICES) + 1)), [p.name for p in APPENDICES]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
@@ -58,18 +64,40 @@ def test_kernel_and_clean_run(path):
     assert "image/svg+xml" not in images
 
 
+def markdown_of(path: Path) -> list[str]:
+    return ["".join(c["source"]) for c in load(path)["cells"] if c["cell_type"] == "markdown"]
+
+
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
-def test_goals_and_link_to_next(path):
-    nb = load(path)
-    markdown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+def test_title_reading_time_and_goals(path):
+    markdown = markdown_of(path)
+    assert markdown[0].startswith(f"# {path.name.split('_')[0]} "), "the first cell is the title, with the notebook's number"
+    assert re.search(r"^\*About \d+ minutes to read; [^*]+ to run\.\*$", markdown[0], re.M), "say how long it takes to read and run"
     assert re.search(r"learning goals|you will learn", markdown[0] + markdown[1 % len(markdown)], re.I)
-    index = PATHS.index(path)
-    if index + 1 < len(PATHS):
-        assert PATHS[index + 1].name in markdown[-1], "the last cell should link the next notebook"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+def test_a_lesson_links_the_next(path):
+    index = LESSONS.index(path)
+    if index + 1 < len(LESSONS):
+        assert LESSONS[index + 1].name in markdown_of(path)[-1], "the last cell should link the next lesson"
+
+
+@pytest.mark.parametrize("path", APPENDICES, ids=lambda p: p.name)
+def test_an_appendix_is_linked_from_its_lesson_and_back(path):
+    linking = [lesson for lesson in LESSONS if f"({path.name})" in "\n".join(markdown_of(lesson))]
+    assert linking, "link the appendix from the lesson it belongs to"
+    assert any(f"({lesson.name})" in markdown_of(path)[-1] for lesson in linking), "end with a link back to that lesson"
+
+
+def test_lesson_00_lists_every_notebook():
+    contents = markdown_of(LESSONS[0])
+    listed = "\n".join(cell for cell in contents if cell.startswith("## Contents"))
+    assert [path.name for path in PATHS[1:] if f"({path.name})" not in listed] == []
 
 
 def test_core_lessons_have_plots():
-    core = [p for p in PATHS if int(p.name[:2]) <= 6]
+    core = [p for p in LESSONS if int(p.name[:2]) <= 6]
     with_png = [
         p.name
         for p in core
