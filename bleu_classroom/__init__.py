@@ -17,8 +17,10 @@ in the package's lesson functions and in the notebooks' exercise cells.
 - ``edition_conftest.py``: the edition's ``conftest.py``, which skips what is not written yet;
 - ``nbgrader_tags``: nbgrader's cell metadata for the notebooks;
 - ``units``, ``cases``, ``oracle``: the graded functions, their cases, NLTK's answers;
-- ``plain``: answers as typed JSON between the grading processes;
-- ``child``: the process that runs the student's code; ``grader``: the one that marks it;
+- ``sandbox``: the process that runs one student function, limited and watched by an audit hook,
+  and values as typed JSON between it and the grader; ``plain``: the grader's markers and readable values;
+- ``standins``: NLTK's answers for the lesson functions a graded one calls;
+- ``grader``: the process that holds the answers, keeps the time and marks;
 - ``report``: the marks as a table or JSON; ``command``: the command line.
 
 The lessons and the command line never import this package; it builds on them.

@@ -1,186 +1,344 @@
-"""The grader: it runs the grading process on a student's package and marks each function against NLTK."""
+"""The grader: each graded function runs in a sandboxed process of its own; only the grader holds the answers.
 
+For each function the grader copies the student's package into a fresh
+scratch folder, starts ``sandbox.py`` there, sends it the cases' arguments,
+and reads back answers as plain data. Everything it reads is checked: a
+malformed, missing, duplicated or late answer costs that function's points.
+The clock is the grader's: one budget per function, from start to last
+answer, which nothing the student's process sends can extend. Lesson
+functions the graded one may call are NLTK's answers, computed here and
+sent on request (the student's process never loads NLTK).
+"""
+
+import ast
 import json
 import os
 import queue
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from . import sandbox
 from .cases import grading_cases
-from .child import CHILD_BOOTSTRAP
 from .errors import ClassroomError
+from .markers import marked_functions
 from .oracle import NltkOracle
-from .plain import clip, show, to_plain
+from .plain import Smoothing, clip, show
 from .report import Mark, Report
+from .standins import stand_ins
 from .units import UNITS, Unit, select_units
 
-DEFAULT_TIMEOUT = 10.0  # seconds per grading case
-DEFAULT_MEMORY_MB = 1024  # address space a grading process may use; NLTK and Python need a few hundred MB
+DEFAULT_BUDGET = 20.0  # seconds a graded function may take in all: starting, importing, every case
+DEFAULT_MEMORY_MB = 1024  # address space of a graded process; Python and numpy need a few hundred MB
+MAX_LINE = 1 << 20  # bytes in one message from the student's process
+MAX_MESSAGES = 10_000  # messages from one graded process
+
+# What the lessons import loads before the sandbox's hook, but never the
+# answers' sources, the lessons themselves, or Dask (only the command needs it).
+NEVER_PRELOADED = {"nltk", "sacrebleu", "bleu_classroom", "bleu_scratch", "dask", "distributed"}
 
 _CASES: dict[str, list[tuple[tuple, Any]]] = {}
+_CLASSES: dict[str, type] = {}  # the lesson classes as NLTK's answers have them
+_LOCK = threading.Lock()
 
 
 def grade(
-    directory: Path, timeout: float = DEFAULT_TIMEOUT, only: list[str] | None = None, memory_mb: int = DEFAULT_MEMORY_MB
+    directory: Path,
+    budget: float = DEFAULT_BUDGET,
+    only: list[str] | None = None,
+    memory_mb: int = DEFAULT_MEMORY_MB,
+    workers: int | None = None,
 ) -> Report:
     """Grade the ``bleu_scratch`` package in ``directory`` against NLTK.
 
-    Each case may take ``timeout`` seconds, and the grading process
-    ``memory_mb`` MB of address space (where the system can limit it; 0 for no limit).
+    Each graded function may take ``budget`` seconds in all and ``memory_mb``
+    MB of address space (where the system can limit it; 0 for no limit);
+    ``workers`` functions are graded at a time (default: one per core).
     """
     started = time.perf_counter()
     directory = directory.resolve()
     if not (directory / "bleu_scratch" / "__init__.py").is_file():
         raise ClassroomError(f"{directory} has no bleu_scratch/__init__.py: give the folder of a student edition")
-    if not _CASES:
-        with warnings.catch_warnings():
-            # NLTK's warnings about zero-count orders are part of the answers, not news.
-            warnings.simplefilter("ignore")
-            _CASES.update(grading_cases(NltkOracle()))
+    oracle = NltkOracle()
+    with _LOCK:
+        if not _CASES:
+            with warnings.catch_warnings():
+                # NLTK's warnings about zero-count orders are part of the answers, not news.
+                warnings.simplefilter("ignore")
+                _CASES.update(grading_cases(oracle))
+                _CLASSES.update(oracle.classes())
     units = select_units(only)
-    job = {
-        "package_dir": str(directory),
-        "memory_mb": memory_mb,
-        "cases": {unit.name: [[to_plain(arg) for arg in args] for args, _ in _CASES[unit.name]] for unit in units},
-    }
-    outcomes: dict[str, Any] = {}
-    package = ""
-    pending = [unit.name for unit in units]
+    plan = _Plan.of_lessons(memory_mb, budget)
     with tempfile.TemporaryDirectory(prefix="bleu-grade-") as scratch:
-        while pending:
-            job["units"] = pending
-            job_path = Path(scratch, "job.json")
-            job_path.write_text(json.dumps(job), encoding="utf-8")
-            package = _run_child(directory, job_path, timeout, outcomes) or package
-            pending = [name for name in pending if name not in outcomes]
-    marks = [_mark(unit, outcomes[unit.name], memory_mb) for unit in units]
-    return Report(str(directory), package, marks, time.perf_counter() - started)
+        def one(unit: Unit) -> tuple[Mark, str]:
+            return _grade_unit(unit, directory, Path(scratch) / unit.name, plan, oracle)
+
+        with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:
+            results = list(pool.map(one, units))
+    package = next((file for _, file in results if file), "")
+    return Report(str(directory), package, [mark for mark, _ in results], time.perf_counter() - started)
 
 
-def _run_child(directory: Path, job_path: Path, timeout: float, outcomes: dict[str, Any]) -> str:
-    """Run one grading process; record an outcome for each unit it finishes or fails."""
-    # One BLAS thread: each would reserve address space under the memory limit.
-    threads = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
-    env = dict(os.environ, PYTHONPATH=str(directory), PYTHONDONTWRITEBYTECODE="1", **threads)
-    job = json.loads(job_path.read_text(encoding="utf-8"))
-    command = [sys.executable, "-c", CHILD_BOOTSTRAP, str(Path(__file__).resolve().parent.parent), str(job_path)]
-    with tempfile.TemporaryFile() as stderr:
-        child = subprocess.Popen(command, cwd=directory, env=env, stdout=subprocess.PIPE, stderr=stderr, text=True)
-        events: queue.Queue = queue.Queue()
-        threading.Thread(target=_pump, args=(child.stdout, events), daemon=True).start()
-        # Starting the grader is not the student's time: it gets a generous limit.
-        deadline, current, package = time.monotonic() + max(120.0, timeout), "loading the grader", ""
-        on_case = ""  # " on <the call>" while a case runs
+@dataclass
+class _Plan:
+    """What every graded process is told, from the instructor's copy of the lessons."""
+
+    memory_mb: int
+    budget: float
+    lesson_of: dict[str, int]  # module -> lesson number
+    exercises: list[tuple[str, str]]  # (module, function) of every exercise
+    preload: list[str]
+    deny_read: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_lessons(cls, memory_mb: int, budget: float) -> "_Plan":
+        import bleu_scratch
+
+        lessons = Path(bleu_scratch.__file__).resolve().parent
+        lesson_of, exercises, imported = {}, [], set()
+        for path in sorted(lessons.glob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            tree = ast.parse(source)
+            number = re.match(r"Lesson (\d+)", ast.get_docstring(tree) or "")
+            if number:
+                lesson_of[path.stem] = int(number.group(1))
+            exercises += [(path.stem, name) for name in marked_functions(source) if name != "<module>"]
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    imported.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                    imported.add(node.module)
+        preload = sorted(name for name in imported if name.split(".")[0] not in NEVER_PRELOADED)
+        deny_read = [str(lessons), str(Path(__file__).resolve().parent)]
+        for name in ("nltk", "sacrebleu"):
+            spec = find_spec(name)
+            if spec and spec.submodule_search_locations:
+                deny_read += [str(Path(place).resolve()) for place in spec.submodule_search_locations]
+        return cls(memory_mb, budget, lesson_of, exercises, preload, deny_read)
+
+    def job(self, unit: Unit, scratch: Path) -> dict:
+        position = UNITS.index(unit)
+        lesson = int(unit.exercise.split()[0])
+        earlier = [(u.module, u.name) for u in UNITS[:position]]
+        later = [(u.module, u.name) for u in UNITS[position + 1 :]]
+        later += [(m, name) for m, name in self.exercises if self.lesson_of.get(m, 0) > lesson and (m, name) not in later]
+        return {
+            "scratch": str(scratch),
+            "preload": self.preload,
+            "modules": sorted({u.module for u in UNITS} | {"smoothing"}),
+            "module": unit.module,
+            "call": unit.call,
+            "cases": [[_argument(arg) for arg in args] for args, _ in _CASES[unit.name]],
+            "stand_ins": earlier,
+            "unavailable": later,
+            "memory_mb": self.memory_mb,
+            "budget": self.budget,
+            "deny_read": self.deny_read,
+        }
+
+
+def _argument(value: Any) -> list:
+    return ["Smoothing", value.method] if isinstance(value, Smoothing) else sandbox.encode(value, _CLASSES)
+
+
+def _grade_unit(unit: Unit, directory: Path, scratch: Path, plan: _Plan, oracle: NltkOracle) -> tuple[Mark, str]:
+    """Run one graded function in its own process and mark what it answers."""
+    scratch.mkdir(parents=True)
+    # A copy per function: what one function writes in its folder, the next never sees.
+    shutil.copytree(directory / "bleu_scratch", scratch / "bleu_scratch", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    job = plan.job(unit, scratch)
+    session = _Session(job, plan.budget, stand_ins(oracle, {name for _, name in job["stand_ins"]}))
+    session.run()
+    return _mark(unit, session, plan.memory_mb), session.package
+
+
+class _Session:
+    """One graded process: start it, answer its requests, collect its answers until the budget is spent."""
+
+    def __init__(self, job: dict, budget: float, helpers: dict[str, Callable]) -> None:
+        self.job, self.budget, self.helpers = job, budget, helpers
+        self.answers: dict[int, list] = {}
+        self.failure = ""  # why the function earns nothing, whatever it answered
+        self.refused: list[str] = []
+        self.package = ""
+        self.stderr = ""
+        self.exit_code: int | None = None
+
+    def run(self) -> None:
+        # One BLAS thread: each would reserve address space under the memory limit.
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": self.job["scratch"]}
+        env.update(dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1"))
+        deadline = time.monotonic() + self.budget
+        with tempfile.TemporaryFile() as stderr:
+            process = subprocess.Popen(
+                [sys.executable, "-I", "-B", "-c", sandbox.BOOTSTRAP], cwd=self.job["scratch"], env=env,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
+            )
+            replies: queue.Queue = queue.Queue()
+            messages: queue.Queue = queue.Queue()
+            threading.Thread(target=_write, args=(process.stdin, replies), daemon=True).start()
+            threading.Thread(target=_read, args=(process.stdout, messages), daemon=True).start()
+            replies.put(json.dumps(Path(sandbox.__file__).read_text(encoding="utf-8")))
+            replies.put(json.dumps(self.job))
+            try:
+                self._talk(messages, replies, deadline)
+            finally:
+                replies.put(None)
+                _stop(process)
+                stderr.seek(0)
+                self.stderr = stderr.read(1 << 16).decode("utf-8", "replace")
+                self.exit_code = process.returncode
+
+    def _talk(self, messages: queue.Queue, replies: queue.Queue, deadline: float) -> None:
+        cases = len(self.job["cases"])
+        for _ in range(MAX_MESSAGES):
+            try:
+                line = messages.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.failure = f"did not finish within {self.budget:g}s{self._on_case()} (an endless loop?)"
+                return
+            if line is None:  # the process ended
+                if len(self.answers) < cases and not self.failure:
+                    self.failure = "ended"
+                return
+            if line is _TOO_LONG:
+                self.failure = f"sent the grader a message longer than {MAX_LINE} bytes"
+                return
+            try:
+                message = json.loads(line)
+                self._handle(message, replies)
+            except (ValueError, TypeError, KeyError, IndexError, RecursionError) as error:
+                self.failure = f"sent the grader a malformed message ({clip(str(error), 80)}): {clip(line.decode('utf-8', 'replace').strip(), 80)}"
+                return
+            if self.failure or len(self.answers) == cases:
+                return
+        self.failure = f"sent the grader more than {MAX_MESSAGES} messages"
+
+    def _handle(self, message: dict, replies: queue.Queue) -> None:
+        kind = message["kind"]
+        if kind == "imported":
+            self.package = str(message["file"])
+        elif kind == "import-failed":
+            self.failure = f"bleu_scratch does not import: {clip(str(message['error']), 200)}"
+        elif kind == "missing":
+            self.failure = str(message["error"])
+        elif kind == "refused":
+            self.refused.append(str(message["what"]))
+        elif kind == "call":
+            replies.put(json.dumps(self._call(message)))
+        elif kind in ("answer", "raised"):
+            index = message["index"]
+            if type(index) is not int or not 0 <= index < len(self.job["cases"]) or index in self.answers:
+                raise ValueError(f"no case {index} is waiting for an answer")
+            if kind == "answer":
+                sandbox.decode(message["value"], {"Precision": lambda n, d: None, "BleuStats": lambda **f: None})
+                self.answers[index] = ["ok", message["value"]]
+            else:
+                self.answers[index] = ["raised", str(message["error"]), str(message["message"]), str(message["where"])]
+        else:
+            raise ValueError(f"no message is called {kind!r}")
+
+    def _call(self, message: dict) -> dict:
+        """NLTK's answer for a lesson function the graded one called."""
+        helper = self.helpers.get(message["name"])
+        if helper is None:
+            return {"error": f"{message['name']} is not available while this function is graded"}
         try:
-            while True:
-                try:
-                    line = events.get(timeout=max(0.0, deadline - time.monotonic()))
-                except queue.Empty:
-                    child.kill()
-                    child.wait()
-                    _fail_current(current, job, outcomes, f"did not finish within {timeout:g}s{on_case} (an endless loop?)")
-                    return package
-                if line is None:
-                    child.wait()
-                    if current:
-                        stderr.seek(0)
-                        last = [text for text in stderr.read().decode("utf-8", "replace").splitlines() if text.strip()]
-                        if last and "MemoryError" in last[-1]:
-                            reason = _out_of_memory(job["memory_mb"]) + on_case
-                        else:
-                            detail = f": {clip(last[-1], 160)}" if last else ""
-                            reason = f"stopped the grading process (exit code {child.returncode}){detail}"
-                        _fail_current(current, job, outcomes, reason)
-                    return package
-                event = json.loads(line)
-                kind = event["event"]
-                if kind == "ready":
-                    current = "importing bleu_scratch"
-                elif kind == "import-failed":
-                    for name in job["units"]:
-                        outcomes[name] = ("failed", f"bleu_scratch does not import: {event['error']}")
-                    current = ""
-                elif kind == "imported":
-                    package = event["file"]
-                    if event["outside"]:
-                        raise ClassroomError(
-                            f"grading {directory} imported code from outside it: {'; '.join(event['outside'])}. "
-                            f"Is a module missing from {directory / 'bleu_scratch'}?"
-                        )
-                    current = ""
-                elif kind == "start":
-                    current, on_case = event["unit"], ""
-                elif kind == "case":
-                    on_case = f" on {_call(event['unit'], job['cases'][event['unit']][event['index']])}"
-                elif kind == "done":
-                    outcomes[event["unit"]] = ("results", event["results"])
-                    current, on_case = "", ""
-                # Each event starts the clock again: the time limit is per case.
-                # Loading NLTK for a stand-in is the grader's time, not the student's.
-                deadline = time.monotonic() + (max(120.0, timeout) if kind == "oracle-start" else timeout)
-        finally:
-            if child.poll() is None:
-                child.kill()
-                child.wait()
+            args = [sandbox.decode(a, _CLASSES) for a in message["args"]]
+            kwargs = {str(k): sandbox.decode(v, _CLASSES) for k, v in message["kwargs"].items()}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return {"value": sandbox.encode(helper(*args, **kwargs), _CLASSES)}
+        except Exception as error:  # noqa: BLE001 (the student's arguments may be anything)
+            return {"error": f"{message['name']} could not use those arguments: {type(error).__name__}: {clip(str(error), 120)}"}
+
+    def _on_case(self) -> str:
+        waiting = len(self.answers)
+        if waiting >= len(self.job["cases"]):
+            return ""
+        return f" on {_call(self.job['call'], self.job['cases'][waiting])}"
 
 
-def _pump(stream: Any, events: queue.Queue) -> None:
-    for line in stream:
-        events.put(line)
-    events.put(None)
+_TOO_LONG = b"\0"
 
 
-def _fail_current(current: str, job: dict, outcomes: dict[str, Any], reason: str) -> None:
-    if current == "loading the grader":
-        raise ClassroomError(f"the grading process failed before grading anything: {reason}")
-    if current == "importing bleu_scratch":
-        for name in job["units"]:
-            outcomes[name] = ("failed", f"importing bleu_scratch {reason}")
-    elif current:
-        outcomes[current] = ("failed", reason)
+def _read(stream: Any, messages: queue.Queue) -> None:
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            break
+        if len(line) > MAX_LINE:
+            messages.put(_TOO_LONG)
+            break
+        messages.put(line)
+    messages.put(None)
+
+
+def _write(stream: Any, replies: queue.Queue) -> None:
+    """Write the grader's lines; a process that stops reading blocks only this thread."""
+    try:
+        while (reply := replies.get()) is not None:
+            stream.write(reply.encode("utf-8") + b"\n")
+            stream.flush()
+    except OSError:
+        pass
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """End the graded process and anything it started."""
+    try:
+        os.killpg(process.pid, 9)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+
+
+def _call(name: str, plain_args: list) -> str:
+    """A graded call as the student would write it, arguments shortened.
+
+    >>> _call("ngrams", [["list", [["str", "the"], ["str", "cat"]]], ["int", 2]])
+    "ngrams(['the', 'cat'], 2)"
+    """
+    return f"{name}({', '.join(clip(show(arg), 28) for arg in plain_args)})"
 
 
 def _out_of_memory(memory_mb: int) -> str:
     return f"used more than {memory_mb} MB of memory (a loop that never ends?)" if memory_mb else "ran out of memory"
 
 
-def _call(name: str, plain_args: list) -> str:
-    """A graded call as the student would write it, arguments shortened.
-
-    >>> _call("ngrams", [to_plain(["the", "cat"]), to_plain(2)])
-    "ngrams(['the', 'cat'], 2)"
-    """
-    unit = next(unit for unit in UNITS if unit.name == name)
-    return f"{unit.call}({', '.join(clip(show(arg), 28) for arg in plain_args)})"
-
-
-def _mark(unit: Unit, outcome: tuple, memory_mb: int = DEFAULT_MEMORY_MB) -> Mark:
-    kind, detail = outcome
-    if kind == "failed":
-        return Mark(unit, 0, detail)
-    misses = []
-    for (args, expected), result in zip(_CASES[unit.name], detail):
-        want = to_plain(expected)
-        if result[0] == "ok" and result[1] == want:
-            continue
-        call = _call(unit.name, [to_plain(arg) for arg in args])
-        if result[0] == "missing":
-            return Mark(unit, 0, result[1])
+def _mark(unit: Unit, session: _Session, memory_mb: int) -> Mark:
+    if session.refused:
+        return Mark(unit, 0, f"tried to {session.refused[0]}, which graded code may not (the answers come from NLTK; write the function yourself)")
+    results = [session.answers.get(i) for i in range(len(_CASES[unit.name]))]
+    for (args, expected), result in zip(_CASES[unit.name], results):
+        call = _call(unit.call, [_argument(arg) for arg in args])
+        if result is None:
+            if session.failure == "ended":
+                last = [text for text in session.stderr.splitlines() if text.strip()]
+                detail = f": {clip(last[-1], 160)}" if last else ""
+                return Mark(unit, 0, f"stopped the grading process (exit code {session.exit_code}) on {call}{detail}")
+            return Mark(unit, 0, session.failure)
         if result[0] == "raised":
             where = f" at {result[3]}" if result[3] else ""
             if result[1] == "NotImplementedError":
                 return Mark(unit, 0, f"not written yet (NotImplementedError{where})")
             if result[1] == "MemoryError":
                 return Mark(unit, 0, f"{_out_of_memory(memory_mb)} on {call}{where}")
-            misses.append(f"{call} raised {result[1]}{where}: {result[2]}")
-        else:
-            misses.append(f"{call} returned {clip(show(result[1]), 60)}, NLTK gives {clip(show(want), 60)}")
-    if not misses:
-        return Mark(unit, unit.points, "")
-    return Mark(unit, 0, f"{len(misses)} of {len(detail)} cases differ from NLTK; first: {misses[0]}")
+            return Mark(unit, 0, f"{call} raised {result[1]}{where}: {clip(result[2], 160)}")
+        want = sandbox.encode(expected, _CLASSES)
+        if result[1] != want:
+            return Mark(unit, 0, f"{call} returned {clip(show(result[1]), 60)}, NLTK gives {clip(show(want), 60)}")
+    if session.failure and session.failure != "ended":
+        return Mark(unit, 0, session.failure)
+    return Mark(unit, unit.points, "")

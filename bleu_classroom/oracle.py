@@ -97,9 +97,13 @@ class NltkOracle:
             for field in pairs[0]
         }
 
+    def classes(self) -> dict[str, type]:
+        """The lesson classes as NLTK's answers have them: its unreduced Fraction is the lessons' Precision."""
+        return {"Precision": self.bleu.Fraction, "BleuStats": StatsAnswer}
+
     @staticmethod
     def stats(fields: dict) -> StatsAnswer:
-        return StatsAnswer(fields)
+        return StatsAnswer(**fields)
 
     @staticmethod
     def resolve(args: tuple, smoothing: Any) -> tuple:

@@ -1,9 +1,8 @@
-"""Values as plain JSON that keeps their types, for the answers passed between the grading processes."""
+"""What the grader needs besides ``sandbox.encode``: markers for arguments and answers, and a short readable form."""
 
 import json
 from collections import Counter
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 
@@ -18,74 +17,21 @@ class Smoothing:
 class StatsAnswer:
     """An expected ``BleuStats``, given by its fields (the class is the student's)."""
 
-    fields: dict
+    hyp_len: int
+    ref_len: int
+    matches: tuple
+    totals: tuple
+    too_short: tuple
 
 
 STATS_FIELDS = ("hyp_len", "ref_len", "matches", "totals", "too_short")
 
 
-def to_plain(value: Any) -> list:
-    """A JSON form of ``value`` that keeps its type: 1, 1.0 and True differ, floats bit for bit.
-
-    >>> to_plain(Counter({("the",): 2, ("cat",): 0}))
-    ['Counter', [[['tuple', [['str', 'the']]], ['int', 2]]]]
-    >>> to_plain(0.1)
-    ['float', '0x1.999999999999ap-4']
-    """
-    if value is None:
-        return ["None"]
-    if isinstance(value, bool):
-        return ["bool", value]
-    if isinstance(value, int):
-        return ["int", value]
-    if isinstance(value, float):
-        return ["float", value.hex()]
-    if isinstance(value, str):
-        return ["str", value]
-    if isinstance(value, Fraction):
-        # numerator and denominator as given: NLTK keeps 2/4 unreduced.
-        return ["Fraction", value.numerator, value.denominator]
-    if isinstance(value, Smoothing):
-        return ["Smoothing", value.method]
-    if isinstance(value, StatsAnswer):
-        return ["BleuStats", *(to_plain(value.fields[f]) for f in STATS_FIELDS)]
-    if type(value).__name__ == "BleuStats" and all(hasattr(value, f) for f in STATS_FIELDS):
-        return ["BleuStats", *(to_plain(getattr(value, f)) for f in STATS_FIELDS)]
-    if isinstance(value, Counter):
-        # Counter equality ignores zero counts; so does this form.
-        items = [[to_plain(k), to_plain(v)] for k, v in value.items() if v != 0]
-        return ["Counter", sorted(items, key=json.dumps)]
-    if isinstance(value, dict):
-        return ["dict", sorted(([to_plain(k), to_plain(v)] for k, v in value.items()), key=json.dumps)]
-    if isinstance(value, (tuple, list)):
-        return ["tuple" if isinstance(value, tuple) else "list", [to_plain(item) for item in value]]
-    return ["object", type(value).__name__, clip(repr(value))]
-
-
-def from_plain(plain: list, smoothing: Any = None) -> Any:
-    """The value ``to_plain`` describes (for the arguments the grader sends)."""
-    kind = plain[0]
-    if kind == "None":
-        return None
-    if kind in ("bool", "int", "str"):
-        return plain[1]
-    if kind == "float":
-        return float.fromhex(plain[1])
-    if kind == "Smoothing":
-        return getattr(smoothing, plain[1])
-    if kind == "Counter":
-        return Counter({from_plain(k): from_plain(v) for k, v in plain[1]})
-    if kind in ("tuple", "list"):
-        items = [from_plain(item, smoothing) for item in plain[1]]
-        return tuple(items) if kind == "tuple" else items
-    raise ValueError(f"cannot rebuild {kind}")
-
-
 def show(plain: list) -> str:
-    """A short readable form of a value given by ``to_plain``.
+    """A short readable form of a value given by ``sandbox.encode``.
 
-    >>> show(to_plain([("the", "cat"), ("cat",)]))
-    "[('the', 'cat'), ('cat',)]"
+    >>> show(["list", [["tuple", [["str", "the"], ["str", "cat"]]], ["Precision", 2, 4]]])
+    "[('the', 'cat'), Precision(2, 4)]"
     """
     kind = plain[0]
     if kind in ("bool", "int"):
@@ -96,8 +42,8 @@ def show(plain: list) -> str:
         return repr(float.fromhex(plain[1]))
     if kind == "str":
         return repr(plain[1])
-    if kind == "Fraction":
-        return f"Fraction({plain[1]}, {plain[2]})"
+    if kind in ("Fraction", "Precision"):
+        return f"{kind}({plain[1]}, {plain[2]})"
     if kind == "Smoothing":
         return f"SmoothingFunction().{plain[1]}"
     if kind == "BleuStats":
@@ -110,7 +56,7 @@ def show(plain: list) -> str:
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     if kind == "list":
         return "[" + ", ".join(show(item) for item in plain[1]) + "]"
-    return f"<{plain[1]} object>"
+    return f"<a {plain[1]}>"
 
 
 def clip(text: str, limit: int = 100) -> str:
