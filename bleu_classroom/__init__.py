@@ -3,7 +3,7 @@
 ::
 
     python -m bleu_classroom release OUT_DIR [--force]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--timeout SECONDS] [--memory-mb MB]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
 
 Solutions are marked the way nbgrader marks them: the lines between a

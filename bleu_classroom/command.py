@@ -3,7 +3,7 @@
 ::
 
     python -m bleu_classroom release OUT_DIR [--force]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--timeout SECONDS] [--memory-mb MB]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
 """
 
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from .errors import ClassroomError
-from .grader import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, grade
+from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
 from .units import UNITS
 
 
@@ -29,11 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     grade_parser.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
     grade_parser.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions")
     grade_parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help=f"seconds each test case may run (default {DEFAULT_TIMEOUT:g})"
+        "--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+        help=f"seconds each graded function may take in all, its process started and every case run (default {DEFAULT_BUDGET:g})",
     )
     grade_parser.add_argument(
         "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
-        help=f"memory the grading process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
+        help=f"memory each graded function's process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
     )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
             if ungraded:
                 print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
         else:
-            report = grade(args.directory, timeout=args.timeout, only=args.only, memory_mb=args.memory_mb)
+            report = grade(args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb)
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)

@@ -32,7 +32,6 @@ from typing import Any
 from . import sandbox
 from .cases import grading_cases
 from .errors import ClassroomError
-from .markers import marked_functions
 from .oracle import NltkOracle
 from .plain import Smoothing, clip, show
 from .report import Mark, Report
@@ -97,7 +96,7 @@ class _Plan:
     memory_mb: int
     budget: float
     lesson_of: dict[str, int]  # module -> lesson number
-    exercises: list[tuple[str, str]]  # (module, function) of every exercise
+    functions: list[tuple[str, str]]  # (module, function) of every lesson function
     preload: list[str]
     deny_read: list[str] = field(default_factory=list)
 
@@ -106,14 +105,14 @@ class _Plan:
         import bleu_scratch
 
         lessons = Path(bleu_scratch.__file__).resolve().parent
-        lesson_of, exercises, imported = {}, [], set()
+        lesson_of, functions, imported = {}, [], set()
         for path in sorted(lessons.glob("*.py")):
             source = path.read_text(encoding="utf-8")
             tree = ast.parse(source)
             number = re.match(r"Lesson (\d+)", ast.get_docstring(tree) or "")
             if number:
                 lesson_of[path.stem] = int(number.group(1))
-            exercises += [(path.stem, name) for name in marked_functions(source) if name != "<module>"]
+            functions += [(path.stem, node.name) for node in tree.body if isinstance(node, ast.FunctionDef)]
             for node in ast.walk(tree):
                 if isinstance(node, ast.Import):
                     imported.update(alias.name for alias in node.names)
@@ -125,14 +124,19 @@ class _Plan:
             spec = find_spec(name)
             if spec and spec.submodule_search_locations:
                 deny_read += [str(Path(place).resolve()) for place in spec.submodule_search_locations]
-        return cls(memory_mb, budget, lesson_of, exercises, preload, deny_read)
+        return cls(memory_mb, budget, lesson_of, functions, preload, deny_read)
 
     def job(self, unit: Unit, scratch: Path) -> dict:
         position = UNITS.index(unit)
         lesson = int(unit.exercise.split()[0])
         earlier = [(u.module, u.name) for u in UNITS[:position]]
         later = [(u.module, u.name) for u in UNITS[position + 1 :]]
-        later += [(m, name) for m, name in self.exercises if self.lesson_of.get(m, 0) > lesson and (m, name) not in later]
+        # Later lessons are not the student's to lean on (they may ship working
+        # code, like the posts' BLEU in lesson 08); smoothing (07) is an argument.
+        later += [
+            (m, name) for m, name in self.functions
+            if self.lesson_of.get(m, 0) > lesson and m != "smoothing" and (m, name) not in later
+        ]
         return {
             "scratch": str(scratch),
             "preload": self.preload,
@@ -242,7 +246,10 @@ class _Session:
             if type(index) is not int or not 0 <= index < len(self.job["cases"]) or index in self.answers:
                 raise ValueError(f"no case {index} is waiting for an answer")
             if kind == "answer":
-                sandbox.decode(message["value"], {"Precision": lambda n, d: None, "BleuStats": lambda **f: None})
+                value = message["value"]
+                # An answer of a type no lesson returns is a wrong answer, not a malformed one.
+                if not (isinstance(value, list) and len(value) == 2 and value[0] == "object" and isinstance(value[1], str)):
+                    sandbox.decode(value, {"Precision": lambda n, d: None, "BleuStats": lambda **f: None})
                 self.answers[index] = ["ok", message["value"]]
             else:
                 self.answers[index] = ["raised", str(message["error"]), str(message["message"]), str(message["where"])]
@@ -319,16 +326,16 @@ def _out_of_memory(memory_mb: int) -> str:
 
 def _mark(unit: Unit, session: _Session, memory_mb: int) -> Mark:
     if session.refused:
-        return Mark(unit, 0, f"tried to {session.refused[0]}, which graded code may not (the answers come from NLTK; write the function yourself)")
+        return Mark(unit, 0, f"tried to {session.refused[0]}, which graded code may not: no points for this function")
+    if session.failure and session.failure != "ended":
+        return Mark(unit, 0, session.failure)
     results = [session.answers.get(i) for i in range(len(_CASES[unit.name]))]
     for (args, expected), result in zip(_CASES[unit.name], results):
         call = _call(unit.call, [_argument(arg) for arg in args])
-        if result is None:
-            if session.failure == "ended":
-                last = [text for text in session.stderr.splitlines() if text.strip()]
-                detail = f": {clip(last[-1], 160)}" if last else ""
-                return Mark(unit, 0, f"stopped the grading process (exit code {session.exit_code}) on {call}{detail}")
-            return Mark(unit, 0, session.failure)
+        if result is None:  # the process ended before answering
+            last = [text for text in session.stderr.splitlines() if text.strip()]
+            detail = f": {clip(last[-1], 160)}" if last else ""
+            return Mark(unit, 0, f"stopped the grading process (exit code {session.exit_code}) on {call}{detail}")
         if result[0] == "raised":
             where = f" at {result[3]}" if result[3] else ""
             if result[1] == "NotImplementedError":
@@ -339,6 +346,4 @@ def _mark(unit: Unit, session: _Session, memory_mb: int) -> Mark:
         want = sandbox.encode(expected, _CLASSES)
         if result[1] != want:
             return Mark(unit, 0, f"{call} returned {clip(show(result[1]), 60)}, NLTK gives {clip(show(want), 60)}")
-    if session.failure and session.failure != "ended":
-        return Mark(unit, 0, session.failure)
     return Mark(unit, unit.points, "")

@@ -6,7 +6,7 @@ from pathlib import Path
 from string import Template
 from typing import TYPE_CHECKING
 
-from .grader import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB
 from .leaks import lesson_of
 from .units import UNITS
 
@@ -38,6 +38,6 @@ def student_readme(edition: Edition) -> str:
         notebook_list="\n".join(notebooks) or "- (no notebook has an exercise cell yet)",
         example_notebook=min(edition.notebook_exercises, default="notebooks/01_name.ipynb"),
         max_score=sum(unit.points for unit in UNITS),
-        timeout=f"{DEFAULT_TIMEOUT:g}",
+        budget=f"{DEFAULT_BUDGET:g}",
         memory_mb=DEFAULT_MEMORY_MB,
     )

@@ -36,12 +36,17 @@ DENIED_IMPORTS = frozenset({
     "nltk", "sacrebleu", "bleu_classroom", "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess",
     "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket", "pty", "dask", "distributed",
 })
-# Audit events refused outright (prefix match).
-DENIED_EVENTS = (
-    "ctypes.", "subprocess.", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty",
-    "os.kill", "os.killpg", "signal.pthread_kill", "resource.setrlimit", "resource.prlimit", "socket.", "pty.",
-    "os.chown", "os.setuid", "os.setgid", "webbrowser.",
-)
+ANSWERS = frozenset({"nltk", "sacrebleu"})
+# Audit events refused outright (prefix match), with what the report calls them.
+DENIED_EVENTS = {
+    "ctypes.": "call C code", "subprocess.": "start a process", "os.system": "start a process",
+    "os.exec": "start a process", "os.posix_spawn": "start a process", "os.spawn": "start a process",
+    "os.fork": "start a process", "os.forkpty": "start a process", "pty.": "start a process",
+    "os.kill": "send a signal", "os.killpg": "send a signal", "signal.pthread_kill": "send a signal",
+    "resource.setrlimit": "raise its limits", "resource.prlimit": "raise its limits", "socket.": "use the network",
+    "os.chown": "change a file's owner", "os.setuid": "change its user", "os.setgid": "change its user",
+    "webbrowser.": "open a browser",
+}
 # Audit events allowed only on paths inside the scratch folder.
 PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.symlink", "os.link",
@@ -244,7 +249,9 @@ def _hook(scratch: str, deny_read: list[str], refuse: Callable[[str], None]) -> 
     def hook(event: str, args: tuple) -> None:
         if event == "import":
             root = str(args[0]).split(".")[0]
-            if root in DENIED_IMPORTS:
+            if root in ANSWERS:
+                refuse(f"import {root} (the grader's answers come from it: write the function yourself)")
+            elif root in DENIED_IMPORTS:
                 refuse(f"import {root}")
         elif event == "open":
             path, mode, flags = (*args, None, None)[:3]
@@ -254,8 +261,8 @@ def _hook(scratch: str, deny_read: list[str], refuse: Callable[[str], None]) -> 
                     refuse(f"write {os.fsdecode(path)}")
                 if inside(path, deny_read):
                     refuse(f"read {os.fsdecode(path)}")
-        elif event.startswith(DENIED_EVENTS):
-            refuse(event.replace(".", " ", 1) if event.startswith("os.") else event)
+        elif event.startswith(tuple(DENIED_EVENTS)):
+            refuse(f"{next(w for e, w in DENIED_EVENTS.items() if event.startswith(e))} ({event})")
         elif event in PATH_EVENTS and not all(inside(a, [scratch]) for a in args if isinstance(a, (str, bytes))):
             refuse(f"{event} outside its folder")
 

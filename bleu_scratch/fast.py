@@ -84,6 +84,7 @@ def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequenc
     >>> fast_stats_of_pairs([(refs, "the cat the mat the".split())], max_n=2)
     BleuStats(hyp_len=5, ref_len=6, matches=(4, 2), totals=(5, 4), too_short=(0, 0))
     """
+    ### BEGIN SOLUTION
     hyp_len = ref_len = 0
     matches, totals, too_short = [0] * max_n, [0] * max_n, [0] * max_n
     for references, hypothesis in pairs:
@@ -106,6 +107,7 @@ def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequenc
                 hyp_counts = Counter(_ngrams(hyp_shifts, n))
                 matches[i] += clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
     return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals), tuple(too_short))
+    ### END SOLUTION
 
 
 def clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
@@ -118,10 +120,12 @@ def clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
     >>> clipped_matches(Counter("the the the cat".split()), ["the cat the".split(), "a cat".split()])
     3
     """
+    ### BEGIN SOLUTION
     repeated = {ngram: count for ngram, count in hyp_counts.items() if count > 1}
     once = hyp_counts.keys() - repeated.keys()
     found = len(once) - len(once.difference(*ref_ngrams))
     return found + sum(min(count, max(ngrams.count(ngram) for ngrams in ref_ngrams)) for ngram, count in repeated.items())
+    ### END SOLUTION
 
 
 def _shifts(tokens: Sequence[Token], max_n: int) -> list[Sequence[Token]]:

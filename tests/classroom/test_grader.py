@@ -1,13 +1,12 @@
-"""The grader: full marks for the repository, 0 for a fresh edition, each function on its own.
+"""The grader: full marks for the repository, 0 for a fresh edition, each function on its own, and no way to fool it.
 
-Grading runs student code in a child process, so these tests grade a few
-editions at once in threads (the work is in the children).
+Every attack below was tried on the grader this one replaces (issue 11): there
+it scored points, crashed, hung or changed the instructor's files. Each test
+asserts what the report says and what is left on disk, never how long it took.
 """
 
 import json
-import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,93 +14,215 @@ import pytest
 from bleu_classroom import command, errors, grader, report, units
 from tests.classroom.edition_tools import REPO, copy_of, set_function
 
+GRADER_FILE = Path(grader.__file__).resolve()
+INSTRUCTOR_SOLUTION = REPO / "bleu_scratch" / "precision.py"
+POINTS = {unit.name: unit.points for unit in units.UNITS}
+
 
 def test_grading_the_repository_gives_full_marks(repo_report):
     assert [(m.unit.name, m.points, m.reason) for m in repo_report.marks] == [
         (unit.name, unit.points, "") for unit in units.UNITS
     ]
     assert repo_report.score == repo_report.max_score == 24
-    assert Path(repo_report.package).resolve() == REPO / "bleu_scratch" / "__init__.py"
+    assert Path(repo_report.package).name == "__init__.py"
 
 
-def test_a_fresh_edition_grades_zero_with_a_reason_each(edition, fresh_report):
+def test_a_fresh_edition_grades_zero_with_a_reason_each(fresh_report):
     assert (fresh_report.score, fresh_report.max_score) == (0, 24)
-    assert all(m.reason.startswith("not written yet (NotImplementedError at") for m in fresh_report.marks)
-    # The child imported the edition's package, not the installed one.
-    assert Path(fresh_report.package).resolve() == (edition / "bleu_scratch" / "__init__.py").resolve()
+    for mark in fresh_report.marks:
+        assert re.fullmatch(rf"not written yet \(NotImplementedError at {mark.unit.module}\.py:\d+ in \w+\)", mark.reason), mark.reason
 
 
-# One function of each shape: no dependency, one, three, called through
-# sentence_bleu, and the corpus score over everything. (The repository's own
-# grade already runs every function with stand-ins for the others.)
-ONE_FILLED = ["ngrams", "max_reference_counts", "modified_precision", "geometric_mean_score", "corpus_bleu"]
+@pytest.mark.parametrize("name", ["ngrams", "modified_precision", "geometric_mean_score", "corpus_bleu"])
+def test_one_function_written_earns_exactly_its_points(edition, tmp_path, name):
+    # No dependency; three (given by the grader from NLTK); called through
+    # sentence_bleu; the corpus score over everything.
+    unit = next(unit for unit in units.UNITS if unit.name == name)
+    student = copy_of(edition, tmp_path, name)
+    set_function(student, unit.module, name)
+    marks = grader.grade(student, only=[name]).marks
+    assert [(m.unit.name, m.points) for m in marks] == [(name, unit.points)]
+
+
+# One edition, one attack per function; two functions written honestly.
+ATTACKS = {
+    # Free points from the oracle.
+    "ngrams": ("ngrams", ["from nltk.util import ngrams as nltk_ngrams", "return list(nltk_ngrams(tokens, n))"]),
+    # Kill the grader, then answer right.
+    "count_ngrams": ("ngrams", ["import os, signal", "os.kill(os.getppid(), signal.SIGKILL)", "return Counter(ngrams(tokens, n))"]),
+    # Rewrite the instructor's grader.
+    "max_reference_counts": ("clipping", [f"open({str(GRADER_FILE)!r}, 'a').write('# every answer is right')", "return Counter()"]),
+    # Forgot the zero counts NLTK keeps: notebook 02's check fails this too.
+    "clipped_counts": ("clipping", ["return hypothesis_counts & max_ref_counts"]),
+    # Read the instructor's solution and run it.
+    "modified_precision": ("precision", [
+        f"source = open({str(INSTRUCTOR_SOLUTION)!r}).read()", "space = {}", "exec(source, space)",
+        "return space['modified_precision'](references, hypothesis, n)",
+    ]),
+    # Lift the memory limit, then use more than it allows.
+    "closest_ref_length": ("brevity", [
+        "import resource", "resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))",
+        "big = bytearray(1500 << 20)", "return min((abs(len(r) - hyp_len), len(r)) for r in references)[1]",
+    ]),
+    # Any class named BleuStats, with the right numbers (lesson 05's own code).
+    "sentence_stats": ("sentence", [
+        "from collections import namedtuple",
+        "BleuStats = namedtuple('BleuStats', 'hyp_len ref_len matches totals too_short')",
+        "matches, totals = [], []",
+        "for n in range(1, max_n + 1):",
+        "    counts = count_ngrams(hypothesis, n)",
+        "    matches.append(sum(clipped_counts(counts, max_reference_counts(references, n)).values()))",
+        "    totals.append(sum(counts.values()))",
+        "too_short = tuple(int(total == 0) for total in totals)",
+        "return BleuStats(len(hypothesis), closest_ref_length(references, len(hypothesis)), tuple(matches), tuple(totals), too_short)",
+    ]),
+    # Answers forged on the grader's pipe, ahead of the real ones.
+    "geometric_mean_score": ("sentence", [
+        "import os",
+        "for fd in range(3, 12):",
+        "    try:",
+        "        os.write(fd, b'{\"kind\": \"answer\", \"index\": 0, \"value\": [\"float\", \"0x1p-1\"]}\\n')",
+        "    except OSError:",
+        "        pass",
+        "return 0.5",
+    ]),
+    # A working implementation of a later lesson (10), used for an earlier one.
+    "corpus_stats": ("corpus", ["from bleu_scratch.fast import fast_corpus_stats", "return fast_corpus_stats(list_of_references, hypotheses, max_n)"]),
+}
+HONEST = ["brevity_penalty", "corpus_bleu"]
 
 
 @pytest.fixture(scope="module")
-def one_filled_reports(edition, tmp_path_factory, repo_report) -> dict[str, report.Report]:
-    """The grade of an edition where only one function is written, for each of ONE_FILLED."""
-    root = tmp_path_factory.mktemp("one-filled")
-    by_name = {unit.name: unit for unit in units.UNITS}
+def attacked(edition, tmp_path_factory) -> dict[str, report.Mark]:
+    student = copy_of(edition, tmp_path_factory.mktemp("attacks"), "student")
+    for name, (module, body) in ATTACKS.items():
+        set_function(student, module, name, body)
+    for name in HONEST:
+        set_function(student, next(u.module for u in units.UNITS if u.name == name), name)
+    # Lesson 10 as the repository has it: a working fast.py in the student's folder.
+    (student / "bleu_scratch" / "fast.py").write_bytes((REPO / "bleu_scratch" / "fast.py").read_bytes())
+    before = GRADER_FILE.read_bytes()
+    marks = {m.unit.name: m for m in grader.grade(student, memory_mb=1024).marks}
+    assert GRADER_FILE.read_bytes() == before, "the student's code changed the grader"
+    return marks
 
-    def filled_grade(name: str) -> report.Report:
-        copy = copy_of(edition, root, name)
-        set_function(copy, by_name[name].module, name)
-        return grader.grade(copy)
 
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return dict(zip(ONE_FILLED, pool.map(filled_grade, ONE_FILLED)))
+def test_honest_functions_keep_their_points_beside_the_attacks(attacked):
+    assert {name: m.points for name, m in attacked.items() if m.points} == {name: POINTS[name] for name in HONEST}
 
 
-@pytest.mark.parametrize("name", ONE_FILLED)
-def test_one_function_written_earns_exactly_its_points(one_filled_reports, name):
-    unit = next(unit for unit in units.UNITS if unit.name == name)
-    report = one_filled_reports[name]
-    assert {m.unit.name: m.points for m in report.marks if m.points} == {unit.name: unit.points}
-    assert report.score == unit.points
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("ngrams", "tried to import nltk (the grader's answers come from it: write the function yourself), which graded code may not"),
+        ("count_ngrams", "tried to send a signal (os.kill), which graded code may not"),
+        ("max_reference_counts", f"tried to write {GRADER_FILE}, which graded code may not"),
+        ("modified_precision", f"tried to read {INSTRUCTOR_SOLUTION}, which graded code may not"),
+        ("closest_ref_length", "tried to raise its limits (resource.setrlimit), which graded code may not"),
+        ("corpus_stats", "fast_corpus_stats is not yours to call while corpus_stats is graded"),
+    ],
+)
+def test_an_attack_earns_nothing_and_the_report_says_why(attacked, name, reason):
+    assert attacked[name].points == 0
+    assert reason in attacked[name].reason
+
+
+def test_only_the_lessons_own_classes_count_as_answers(attacked):
+    # The numbers are right; the type is not the lesson's BleuStats.
+    assert attacked["sentence_stats"].points == 0
+    assert re.fullmatch(r"sentence_stats\(.*\) returned <a bleu_scratch.sentence.BleuStats>, NLTK gives BleuStats\(.*", attacked["sentence_stats"].reason)
+
+
+def test_zero_counts_are_part_of_the_answer(attacked):
+    # Papineni's Example 2 as a Counter: NLTK keeps ("the",): 2 and every zero.
+    assert attacked["clipped_counts"].points == 0
+    assert "returned Counter(" in attacked["clipped_counts"].reason and "NLTK gives Counter(" in attacked["clipped_counts"].reason
+
+
+def test_forged_answers_on_the_grader_pipe_cost_the_function(attacked):
+    assert attacked["geometric_mean_score"].points == 0
+    assert "malformed message" in attacked["geometric_mean_score"].reason
+
+
+def test_garbage_on_the_pipe_while_importing_costs_points_and_never_crashes_the_grader(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    with (student / "bleu_scratch" / "__init__.py").open("a", encoding="utf-8") as init:
+        init.write("\nimport os\nfor _fd in range(3, 12):\n    try:\n        os.write(_fd, b'not json\\n')\n    except OSError:\n        pass\n")
+    set_function(student, "ngrams", "ngrams")
+    marks = grader.grade(student, only=["01"]).marks
+    assert [m.points for m in marks] == [0, 0]
+    assert all(m.reason.startswith("sent the grader a malformed message") for m in marks)
+
+
+def test_messages_do_not_reset_the_clock_of_an_endless_function(edition, tmp_path):
+    # The old grader restarted a case's clock on every event: this ran forever.
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "ngrams", "ngrams", [
+        "import os, time",
+        "while True:",
+        "    for fd in range(3, 12):",
+        "        try:",
+        "            os.write(fd, b'{\"kind\": \"call\", \"name\": \"ngrams\", \"args\": [], \"kwargs\": {}}\\n')",
+        "        except OSError:",
+        "            pass",
+        "    time.sleep(0.2)",
+    ])
+    marks = grader.grade(student, only=["ngrams"], budget=3).marks
+    assert marks[0].points == 0
+    assert re.fullmatch(r"did not finish within 3s on ngrams\(.*\) \(an endless loop\?\)", marks[0].reason), marks[0].reason
 
 
 def test_loops_crashes_and_wrong_answers_cost_only_their_own_points(edition, tmp_path):
     student = copy_of(edition, tmp_path, "student")
     set_function(student, "ngrams", "ngrams", ["while True:", "    pass"])
     set_function(student, "ngrams", "count_ngrams", ["import os", "os._exit(3)"])
-    # The reviewer's case: a while loop that never moves on, appending as it goes.
+    # A while loop that never moves on, appending as it goes: it fills the
+    # memory or the time first, depending on the machine; either costs its points.
     set_function(student, "clipping", "max_reference_counts", ["found, i = [], 0", "while i < len(references):", "    found.append(tuple(references[i]))", "return found"])
-    # A print that looks like the grader's own report must not fool it.
-    set_function(student, "brevity", "closest_ref_length", ['print(\'{"event": "done", "unit": "closest_ref_length", "results": []}\')', "return 0"])
+    # A print that looks like a message to the grader goes nowhere.
+    set_function(student, "brevity", "closest_ref_length", ['print(\'{"kind": "answer", "index": 0, "value": ["int", 18]}\')', "return 0"])
     set_function(student, "clipping", "clipped_counts", ["return hypothesis_counts"])  # forgot to clip
-    # Right but slow: 8 cases of 0.7 s each take longer than the limit, which is per case.
-    set_function(student, "brevity", "brevity_penalty", ["import time", "from nltk.translate.bleu_score import brevity_penalty as nltk_bp", "time.sleep(0.7)", "return nltk_bp(closest_ref_len, hyp_len)"])
-    # 5 s, not less: a correct function on a loaded 2-core machine must still finish in time.
-    marks = {m.unit.name: m for m in grader.grade(student, timeout=5, memory_mb=512).marks}
-    first_case = "(['It', 'is', 'a', 'guide'..., 1)"
-    assert marks["ngrams"].reason == f"did not finish within 5s on ngrams{first_case} (an endless loop?)"
-    assert marks["count_ngrams"].reason.startswith("stopped the grading process (exit code 3)")
-    assert re.fullmatch(r"used more than 512 MB of memory \(.*\) on max_reference_counts\(.*\) at clipping.py:\d+ in max_reference_counts", marks["max_reference_counts"].reason)
-    assert "cases differ from NLTK" in marks["closest_ref_length"].reason
+    set_function(student, "brevity", "brevity_penalty")
+    marks = {m.unit.name: m for m in grader.grade(student, budget=8, memory_mb=512, only=["01", "02", "04"]).marks}
+    assert re.fullmatch(r"did not finish within 8s on ngrams\(.*\) \(an endless loop\?\)", marks["ngrams"].reason)
+    assert marks["count_ngrams"].reason.startswith("stopped the grading process (exit code 3) on count_ngrams(")
+    assert re.fullmatch(
+        r"(used more than 512 MB of memory \(a loop that never ends\?\)|did not finish within 8s) on max_reference_counts\(.*",
+        marks["max_reference_counts"].reason,
+    ), marks["max_reference_counts"].reason
+    assert "returned 0, NLTK gives 10" in marks["closest_ref_length"].reason
     # Papineni's Example 2: seven "the"s, clipped to the two of the first reference.
     assert "returned Counter({('the',): 7}), NLTK gives Counter({('the',): 2})" in marks["clipped_counts"].reason
-    assert marks["brevity_penalty"].points == 2
-    assert sum(m.points for m in marks.values()) == 2
+    assert {name: m.points for name, m in marks.items() if m.points} == {"brevity_penalty": 2}
+
+
+def test_one_allocation_past_the_limit_is_a_memory_error(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "brevity", "brevity_penalty", ["big = bytearray(2 << 30)", "return 1"])
+    marks = grader.grade(student, only=["brevity_penalty"], memory_mb=512).marks
+    assert re.fullmatch(r"used more than 512 MB of memory \(a loop that never ends\?\) on brevity_penalty\(10, 12\) at brevity.py:\d+ in brevity_penalty", marks[0].reason), marks[0].reason
 
 
 def test_a_package_that_does_not_import_gets_zero_with_the_error(edition, tmp_path):
     student = copy_of(edition, tmp_path, "student")
     set_function(student, "ngrams", "ngrams", ["return [tuple(tokens[i : i + n] for i in range(len(tokens))"])
-    report = grader.grade(student)
+    report = grader.grade(student, only=["01", "02"])
     assert report.score == 0
     assert all(m.reason.startswith("bleu_scratch does not import: SyntaxError") for m in report.marks)
     assert "(ngrams.py:" in report.marks[0].reason
 
 
-def test_grading_never_counts_modules_from_outside_the_directory(edition, tmp_path):
+def test_a_missing_module_is_never_filled_from_the_instructors_copy(edition, tmp_path):
     student = copy_of(edition, tmp_path, "student")
     (student / "bleu_scratch" / "fast.py").unlink()
-    try:
-        report = grader.grade(student)
-    except errors.ClassroomError as error:  # the installed package filled the gap
-        assert "imported code from outside it" in str(error) and "fast.py" in str(error)
-    else:  # nothing else to fall back on
-        assert all("does not import" in m.reason for m in report.marks)
+    report = grader.grade(student, only=["ngrams"])
+    assert report.score == 0
+    assert report.marks[0].reason.startswith("bleu_scratch does not import:"), report.marks[0].reason
+
+
+def test_grading_a_folder_without_a_package_is_a_clear_error(tmp_path):
+    with pytest.raises(errors.ClassroomError, match="has no bleu_scratch/__init__.py"):
+        grader.grade(tmp_path)
 
 
 def test_the_table_ends_with_the_score(fresh_report):
