@@ -21,6 +21,7 @@ in the package's lesson functions and in the notebooks' exercise cells.
   and values as typed JSON between it and the grader; ``plain``: the grader's markers and readable values;
 - ``standins``: NLTK's answers for the lesson functions a graded one calls;
 - ``grader``: the process that holds the answers, keeps the time and marks;
+  ``supervisor``: the command's watchman, which says so if the grading process is stopped;
 - ``report``: the marks as a table or JSON; ``command``: the command line.
 
 The lessons and the command line never import this package; it builds on them.

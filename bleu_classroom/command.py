@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
+from .supervisor import supervise
 from .units import UNITS
 
 
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
             if ungraded:
                 print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
         else:
+            status = supervise(sys.argv[1:] if argv is None else argv)
+            if status is not None:
+                return status
             report = grade(args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb)
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:

@@ -184,11 +184,15 @@ class _Session:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": self.job["scratch"]}
         env.update(dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1"))
         deadline = time.monotonic() + self.budget
+        # The graded process ends when this end of the pipe closes, however the grader ends.
+        alive, self.job["alive_fd"] = _lifeline()
         with tempfile.TemporaryFile() as stderr:
             process = subprocess.Popen(
                 [sys.executable, "-I", "-B", "-c", sandbox.BOOTSTRAP], cwd=self.job["scratch"], env=env,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
+                pass_fds=(self.job["alive_fd"],),
             )
+            os.close(self.job["alive_fd"])
             replies: queue.Queue = queue.Queue()
             messages: queue.Queue = queue.Queue()
             threading.Thread(target=_write, args=(process.stdin, replies), daemon=True).start()
@@ -200,6 +204,7 @@ class _Session:
             finally:
                 replies.put(None)
                 _stop(process)
+                os.close(alive)
                 stderr.seek(0)
                 self.stderr = stderr.read(1 << 16).decode("utf-8", "replace")
                 self.exit_code = process.returncode
@@ -278,6 +283,12 @@ class _Session:
 
 
 _TOO_LONG = b"\0"
+
+
+def _lifeline() -> tuple[int, int]:
+    """A pipe: the grader keeps the write end, the graded process waits on the read end."""
+    read_end, write_end = os.pipe()
+    return write_end, read_end
 
 
 def _read(stream: Any, messages: queue.Queue) -> None:

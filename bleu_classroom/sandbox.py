@@ -25,6 +25,7 @@ import json
 import math
 import os
 import sys
+import threading
 import traceback
 from collections import Counter
 from fractions import Fraction
@@ -148,6 +149,8 @@ def main(job: dict, answers: Any, requests: Any) -> None:
         answers.flush()
 
     _limit(job)
+    # If the grader ends, so does this process, whatever the student's code is doing.
+    threading.Thread(target=_exit_with_grader, args=(job["alive_fd"],), daemon=True).start()
     # What the lessons import (numpy, subprocess for the command's tests...)
     # loads before the hook, which would refuse some of it.
     for name in job["preload"]:
@@ -221,6 +224,13 @@ def main(job: dict, answers: Any, requests: Any) -> None:
             send(kind="raised", index=index, error=type(error).__name__, message=str(error)[:300], where=where(error))
             if isinstance(error, MemoryError):
                 return  # its other cases would fill the memory again
+
+
+def _exit_with_grader(alive_fd: int) -> None:
+    try:
+        os.read(alive_fd, 1)
+    finally:
+        os._exit(70)
 
 
 def _limit(job: dict) -> None:

@@ -7,11 +7,14 @@ asserts what the report says and what is left on disk, never how long it took.
 
 import json
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bleu_classroom import command, errors, grader, report, units
+from bleu_classroom import command, errors, grader, report, supervisor, units
 from tests.classroom.edition_tools import REPO, copy_of, set_function
 
 GRADER_FILE = Path(grader.__file__).resolve()
@@ -232,8 +235,32 @@ def test_the_table_ends_with_the_score(fresh_report):
     assert table[-1] == "score: 0/24"
 
 
-def test_grade_command_prints_json(edition, capsys):
+def test_grade_command_prints_json(edition, capfd):
     assert command.main(["grade", str(edition), "--only", "brevity_penalty", "--json", "--memory-mb", "0"]) == 0
-    grades = json.loads(capsys.readouterr().out)
+    grades = json.loads(capfd.readouterr().out)
     assert (grades["score"], grades["max_score"]) == (0, 2)
     assert [row["function"] for row in grades["exercises"]] == ["brevity_penalty"]
+
+
+def test_the_command_says_so_when_the_grading_process_is_stopped(edition, tmp_path):
+    # What the sandbox refuses, a student may still find a way to do as the
+    # grader's user: the command outlives its grading process and says what happened.
+    psutil = pytest.importorskip("psutil")
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "ngrams", "ngrams", ["while True:", "    pass"])
+    command_line = [sys.executable, "-m", "bleu_classroom", "grade", str(student), "--only", "ngrams", "--budget", "600"]
+    with subprocess.Popen(command_line, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as watched:
+        parent = psutil.Process(watched.pid)
+        # The graded function loops until killed: wait for its process (the grading process's child).
+        while not any(len(child.children()) for child in parent.children()):
+            assert watched.poll() is None, watched.stderr.read()
+            time.sleep(0.1)
+        grading = parent.children()[0]
+        graded = grading.children()
+        grading.kill()
+        out, err = watched.communicate(timeout=120)
+        # The graded process is in a session of its own; it ends with its grader all the same.
+        _, left = psutil.wait_procs(graded, timeout=60)
+    assert not left
+    assert (watched.returncode, out) == (1, "")
+    assert err == supervisor.STOPPED.format(signal="SIGKILL") + "\n"
