@@ -264,3 +264,16 @@ def test_the_command_says_so_when_the_grading_process_is_stopped(edition, tmp_pa
     assert not left
     assert (watched.returncode, out) == (1, "")
     assert err == supervisor.STOPPED.format(signal="SIGKILL") + "\n"
+
+
+def test_a_student_grades_an_edition_that_does_not_import_from_its_own_folder(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    with (student / "bleu_scratch" / "ngrams.py").open("a", encoding="utf-8") as module:
+        module.write("\ndef broken(:\n")
+    # The edition's own grader, as its README says to run it; nothing of this repository on the path.
+    result = subprocess.run(
+        [sys.executable, "-m", "bleu_classroom", "grade", ".", "--only", "01"], cwd=student, capture_output=True, text=True, timeout=300
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == "score: 0/3"
+    assert "bleu_scratch does not import: SyntaxError" in result.stdout
