@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bleu_classroom release OUT_DIR [--force]
+    python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
 

@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bleu_classroom release OUT_DIR [--force]
+    python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
 """
@@ -25,6 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     release_parser = commands.add_parser("release", help="write the student edition (solutions replaced by stubs)")
     release_parser.add_argument("out_dir", type=Path)
     release_parser.add_argument("--force", action="store_true", help="write into a non-empty directory")
+    release_parser.add_argument(
+        "--source", type=Path, metavar="CHECKOUT",
+        help="the checkout of the repository to release (default: the one this package is installed from, with pip install -e)",
+    )
     grade_parser = commands.add_parser("grade", help="grade the bleu_scratch package of a student edition")
     grade_parser.add_argument("directory", type=Path, nargs="?", default=Path("."))
     grade_parser.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
@@ -51,10 +55,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, {'tagged' if changed else 'unchanged'}")
             print(f"{sum(changed for *_, changed in results)} of {len(results)} notebooks changed")
         elif args.command == "release":
-            from .release import release
+            from .release import REPO_ROOT, release
 
             started = time.perf_counter()
-            edition = release(args.out_dir, force=args.force)
+            edition = release(args.out_dir, force=args.force, source=args.source or REPO_ROOT)
             functions = sum(len(names) for names in edition.stubbed.values())
             print(
                 f"wrote the student edition to {args.out_dir}: {len(edition.files)} files, "

@@ -10,10 +10,11 @@ test of a function you wrote that gives a wrong answer fails as usual.
 
 A notebook stops at its first cell that reaches an unwritten exercise (a
 lesson function, or the notebook's own exercise cell), as Jupyter's "Run All"
-does: its later cells are skipped too. The command catches a stub's error
-and exits with a message naming it, so a failed test of tests/cli/ is
-skipped while the command, tried here on a two-word file, stops at an
-unwritten exercise.
+does: its later cells are skipped too. The commands catch a stub's error
+and exit with a message naming it, so a failed test of tests/cli/ is
+skipped while the command it tests, tried here on two-word files, stops at
+an unwritten exercise: ``bleu-scratch-compare`` (lesson 11, tests/cli/test_compare.py)
+needs lessons that ``bleu-scratch`` does not.
 """
 
 import contextlib
@@ -28,12 +29,15 @@ from pathlib import Path
 import pytest
 
 import bleu_cli
+from bleu_cli import compare
 from bleu_scratch.exercises import exercise_not_written, unwritten_exercise
 
 # IPython colours the tracebacks that nbval passes on.
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 stopped_notebooks: dict[Path, str] = {}  # notebook -> the exercise its first stopped cell waits for
 waiting: Counter = Counter()  # exercise -> number of tests skipped for it
+# The command the tests of a file in tests/cli/ run: bleu-scratch unless named here.
+COMMAND_TESTS = {"test_compare.py": "bleu-scratch-compare"}
 
 
 @pytest.hookimpl(wrapper=True)
@@ -43,8 +47,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> pytes
         reason = not_written_yet(item, call.excinfo.value)
         if reason is None and item.path.parent.name == "cli":
             # The command catches the stub's error and exits 2 naming it (in a
-            # process of its own, or in this one): its tests wait for its score.
-            reason = command_not_written()
+            # process of its own, or in this one): its tests wait for its answer.
+            reason = command_not_written(COMMAND_TESTS.get(item.path.name, "bleu-scratch"))
         if reason:
             path, line = item.reportinfo()[:2]
             report.outcome = "skipped"
@@ -72,18 +76,24 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 @functools.cache
-def command_not_written() -> str | None:
-    """The exercise ``bleu-scratch`` stops at, or None once it scores (tried once, in this process)."""
+def command_not_written(command: str) -> str | None:
+    """The exercise ``command`` stops at, or None once it answers (tried once, in this process)."""
     with tempfile.TemporaryDirectory() as folder:
-        text = Path(folder) / "text.txt"
-        text.write_text("a b\n", encoding="utf-8")
+        baseline, system = Path(folder) / "baseline.txt", Path(folder) / "system.txt"
+        baseline.write_text("a b\n", encoding="utf-8")
+        system.write_text("a c\n", encoding="utf-8")
+        main, argv = {
+            "bleu-scratch": (bleu_cli.main, [baseline, baseline]),
+            "bleu-scratch-compare": (compare.main, [baseline, system, "--references", baseline, "--samples", "2"]),
+        }[command]
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as errors:
             try:
-                status = bleu_cli.main([str(text), str(text)])
+                status = main([str(arg) for arg in argv])
             except Exception:  # a bug of the student's, not a stub: the tests themselves will show it
                 return None
     # "bleu-scratch: error: <the exercise>; the command scores once ...": the command's own message.
-    return errors.getvalue().removeprefix("bleu-scratch: error: ").split(";")[0] if status == 2 else None
+    stopped = re.match(rf"{re.escape(command)}: error: (.+?); the command \w+ once those lessons are written", errors.getvalue())
+    return stopped[1] if status == 2 and stopped else None
 
 
 def not_written_yet(item: pytest.Item, error: BaseException) -> str | None:

@@ -16,7 +16,11 @@ from .markers import CODE_STUB, TEXT_STUB, Region, marked_functions, strip_solut
 from .nbgrader_tags import cell_source, notebook_json
 from .readme import student_readme
 
+# The checkout this package was installed from in editable mode (pip install -e);
+# after a normal install it is site-packages, which has no lessons to release.
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# What a checkout has and site-packages has not: the edition is made of these.
+CHECKOUT_FOLDERS = ("bleu_scratch", "notebooks")
 # Never part of the edition: version control, caches, build output (site/ is
 # the lessons' website, tools/build_site.py's, solutions and all), CI and
 # speed benchmarks (they need the finished package), the instructor README,
@@ -51,6 +55,12 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
     ``skip`` is a directory under ``source`` to leave out (the output directory
     when it lies inside the repository).
     """
+    missing = [f"{name}/" for name in CHECKOUT_FOLDERS if not (source / name).is_dir()]
+    if missing:
+        raise ClassroomError(
+            f"{source} is not a checkout of the repository (no {' or '.join(missing)}): the release reads the lessons, "
+            f"notebooks, data and tests of a checkout; run it from an editable install (pip install -e) or pass --source CHECKOUT"
+        )
     edition = Edition({}, [], {}, {})
     for rel in _source_files(source, skip):
         raw = (source / rel).read_bytes()

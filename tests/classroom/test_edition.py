@@ -132,6 +132,15 @@ def test_record_lets_only_a_stub_through(record, lesson_module):
     assert record(lesson_module.whisper, "hi").error is NotImplementedError
 
 
+def edition_pytest(student: Path, *paths: str) -> tuple[subprocess.CompletedProcess, list[str], list[tuple[str, str]]]:
+    """pytest run in the edition as a student runs it; its output, the failed tests, and (file, reason) of each skip."""
+    command = [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:randomly", *paths]
+    result = subprocess.run(command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True)
+    failed = re.findall(r"^FAILED (\S+)", result.stdout, re.M)
+    skipped = re.findall(r"^SKIPPED \[\d+\] ([^:\s]+)(?::\d+)?: (.*)$", result.stdout, re.M)
+    return result, failed, skipped
+
+
 def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong(edition, tmp_path):
     pytest.importorskip("nbval")
     student = copy_of(edition, tmp_path, "student")
@@ -143,11 +152,8 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
         "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",  # the command in a process of its own
         "notebooks/01_tokens_and_ngrams.ipynb",  # count_ngrams is not written
     ]
-    command = [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:randomly", *paths]
-    result = subprocess.run(command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True)
+    result, failed, skipped = edition_pytest(student, *paths)
     out = result.stdout
-    failed = re.findall(r"^FAILED (\S+)", out, re.M)
-    skipped = re.findall(r"^SKIPPED \[\d+\] ([^:\s]+)(?::\d+)?: (.*)$", out, re.M)
     # The wrong closest_ref_length fails, in tests and in its docstring; nothing else does.
     assert "tests/lessons/test_brevity.py::test_tie_goes_to_the_shorter_reference_whatever_the_order" in failed, out
     assert "bleu_scratch/brevity.py::bleu_scratch.brevity.closest_ref_length" in failed
@@ -165,3 +171,32 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
     summary = re.findall(r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M)
     assert summary == ["count_ngrams", "brevity_penalty", "batch_counts"]
     assert result.returncode == 1
+
+
+SACRE = "bleu_scratch.sacrebleu_from_stats is lesson 09's exercise: not written yet (bleu_scratch/sacre.py)"
+
+
+@pytest.mark.parametrize(
+    ("written", "paths"),
+    [
+        ("nothing", ["tests/cli"]),
+        # bleu-scratch scores; bleu-scratch-compare (lesson 11) still needs lesson 09's sacrebleu_from_stats.
+        ("all but sacrebleu_from_stats", ["tests/cli/test_compare.py"]),
+    ],
+)
+def test_the_command_tests_wait_for_the_lessons_of_the_command_they_test(edition, tmp_path, written, paths):
+    pytest.importorskip("nbval")
+    student = copy_of(edition, tmp_path, "student")
+    if written != "nothing":
+        for module, function in MARKED:
+            if function != "sacrebleu_from_stats":
+                set_function(student, module, function)
+    result, failed, skipped = edition_pytest(student, *paths)
+    assert result.returncode == 0 and not failed, result.stdout
+    compare_waits = {reason for path, reason in skipped if path == "tests/cli/test_compare.py"}
+    if written == "nothing":
+        assert len(compare_waits) == 1 and re.fullmatch(r"bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(.*\)", compare_waits.pop())
+    else:
+        assert compare_waits == {SACRE}
+    # The tests that stop at bad input, before any lesson runs, pass.
+    assert re.search(r"^\d+ passed, \d+ skipped in ", result.stdout.splitlines()[-1]), result.stdout

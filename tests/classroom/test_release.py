@@ -2,6 +2,7 @@
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -126,3 +127,25 @@ def test_the_lessons_website_stays_out_of_the_edition(tmp_path):
     (source / "site" / "02_clipping.html").write_text("<pre>### BEGIN SOLUTION\nx = 1\n### END SOLUTION</pre>\n")
     edition = release.build_edition(source)
     assert not [rel for rel in edition.files if rel.startswith("site/")]
+
+
+def test_the_editions_texts_describe_the_edition(edition):
+    """A file of the repository the edition leaves out, the instructor's README or the solution markers are named as the full repository's."""
+    texts = {"README.md": (edition / "README.md").read_text(encoding="utf-8")}
+    for path in sorted((edition / "notebooks").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for number, cell in enumerate(cells, start=1):
+            if cell["cell_type"] == "markdown":
+                texts[f"{path.name} cell {number}"] = "".join(cell["source"])
+    top_level = {path.name for path in REPO.iterdir()}
+    elsewhere = []
+    for where, text in texts.items():
+        for sentence in re.split(r"(?<=[.!?:])\s+", text):
+            missing = [
+                path for path in re.findall(r"`([\w.-]+/[\w./-]*)`", sentence)
+                if path.split("/")[0] in top_level and not (edition / path).exists()
+            ]
+            instructors = re.findall(r"\bthe\s+README\b|marker\s+comment", sentence, re.I)
+            if (missing or instructors) and "full repository" not in sentence:
+                elsewhere.append(f"{where}: {sentence}")
+    assert not elsewhere, "\n".join(elsewhere)
