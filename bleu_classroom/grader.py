@@ -153,7 +153,19 @@ class _Plan:
             "memory_mb": self.memory_mb,
             "budget": self.budget,
             "deny_read": self.deny_read,
+            # Python's own files, and the student's copy: not the instructor's, nor other students'.
+            "allow_read": [str(scratch), *_python_folders()],
         }
+
+
+def _python_folders() -> list[str]:
+    """Where the standard library and the installed packages live."""
+    import site
+    import sysconfig
+
+    places = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *site.getsitepackages()}
+    places.update(sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib"))
+    return sorted(str(Path(place).resolve()) for place in places)
 
 
 def _argument(value: Any) -> list:
@@ -164,11 +176,17 @@ def _grade_unit(unit: Unit, directory: Path, scratch: Path, plan: _Plan, oracle:
     """Run one graded function in its own process and mark what it answers."""
     scratch.mkdir(parents=True)
     # A copy per function: what one function writes in its folder, the next never sees.
-    shutil.copytree(directory / "bleu_scratch", scratch / "bleu_scratch", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # Python source only: a compiled module the student ships would run outside the audit hook's sight.
+    shutil.copytree(directory / "bleu_scratch", scratch / "bleu_scratch", ignore=_not_source)
     job = plan.job(unit, scratch)
     session = _Session(job, plan.budget, stand_ins(oracle, {name for _, name in job["stand_ins"]}))
     session.run()
     return _mark(unit, session, plan.memory_mb), session.package
+
+
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    """What copytree leaves out of the student's package: all but folders and .py files."""
+    return {name for name in names if name == "__pycache__" or not (name.endswith(".py") or Path(folder, name).is_dir())}
 
 
 class _Session:

@@ -9,8 +9,9 @@ sees an expected answer. Before the student's package is imported it
 - installs an audit hook (PEP 578), which cannot be removed, that refuses
   NLTK, sacrebleu and the course tools, foreign functions (``ctypes``), new
   processes, signals, sockets, raising limits, and any file write or file
-  removal outside its own scratch folder, and reading the grader's, NLTK's
-  or sacrebleu's files.
+  removal outside its own scratch folder, and reading any file but Python's
+  own and its copy of the student's package (never the grader's, NLTK's,
+  sacrebleu's, the instructor's lessons or other students' work).
 
 Audit hooks are not a security boundary (PEP 578 says so): code that gets
 around them can do what the grader's user can. The README says which
@@ -165,7 +166,7 @@ def main(job: dict, answers: Any, requests: Any) -> None:
             send(kind="refused", what=what)
         raise Refused(f"graded code may not {what}")
 
-    sys.addaudithook(_hook(scratch, [os.path.realpath(p) for p in job["deny_read"]], refuse))
+    sys.addaudithook(_hook(scratch, [os.path.realpath(p) for p in job["allow_read"]], [os.path.realpath(p) for p in job["deny_read"]], refuse))
     # What the hook cannot see: file descriptors for processes, and forking in C.
     for module_name, attribute in (("os", "pidfd_open"), ("posix", "pidfd_open"), ("signal", "pidfd_send_signal")):
         if hasattr(sys.modules.get(module_name), attribute):
@@ -249,7 +250,7 @@ def _limit(job: dict) -> None:
             pass  # above a hard limit set before: that one stays
 
 
-def _hook(scratch: str, deny_read: list[str], refuse: Callable[[str], None]) -> Callable:
+def _hook(scratch: str, allow_read: list[str], deny_read: list[str], refuse: Callable[[str], None]) -> Callable:
     def inside(path: Any, places: list[str]) -> bool:
         if isinstance(path, int):
             return False
@@ -269,7 +270,7 @@ def _hook(scratch: str, deny_read: list[str], refuse: Callable[[str], None]) -> 
             if not isinstance(path, int):
                 if writes and not inside(path, [scratch]):
                     refuse(f"write {os.fsdecode(path)}")
-                if inside(path, deny_read):
+                if inside(path, deny_read) or not (writes or inside(path, allow_read) or os.fsdecode(path) == os.devnull):
                     refuse(f"read {os.fsdecode(path)}")
         elif event.startswith(tuple(DENIED_EVENTS)):
             refuse(f"{next(w for e, w in DENIED_EVENTS.items() if event.startswith(e))} ({event})")

@@ -277,3 +277,15 @@ def test_a_student_grades_an_edition_that_does_not_import_from_its_own_folder(ed
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines()[-1] == "score: 0/3"
     assert "bleu_scratch does not import: SyntaxError" in result.stdout
+
+
+def test_another_students_work_is_out_of_reach(edition, tmp_path):
+    other = copy_of(edition, tmp_path, "other")
+    set_function(other, "ngrams", "ngrams")
+    student = copy_of(edition, tmp_path, "student")
+    theirs = other / "bleu_scratch" / "ngrams.py"
+    set_function(student, "ngrams", "ngrams", [
+        f"space = {{}}", f"exec(open({str(theirs)!r}).read(), space)", "return space['ngrams'](tokens, n)",
+    ])
+    marks = grader.grade(student, only=["ngrams"]).marks
+    assert (marks[0].points, marks[0].reason) == (0, f"tried to read {theirs}, which graded code may not: no points for this function")
