@@ -73,20 +73,22 @@ class StudentGrade:
     student: str
     lessons: list[LessonGrade]
 
-    @property
-    def points(self) -> float:
-        return sum(lesson.points for lesson in self.lessons)
-
-    @property
-    def max_points(self) -> float:
-        return sum(lesson.max_points for lesson in self.lessons)
+    def total(self) -> LessonGrade:
+        """The lessons added up, as one row."""
+        return LessonGrade(
+            "total", "total", sum(lesson.notebook_points for lesson in self.lessons),
+            sum(lesson.notebook_max for lesson in self.lessons), [mark for lesson in self.lessons for mark in lesson.functions],
+        )
 
     def as_dict(self) -> dict:
+        total = self.total()
         return {
             "student": self.student,
             "lessons": [lesson.as_dict() for lesson in self.lessons],
-            "points": self.points,
-            "max_points": self.max_points,
+            "notebook_points": total.notebook_points,
+            "package_points": total.package_points,
+            "points": total.points,
+            "max_points": total.max_points,
         }
 
 
@@ -131,19 +133,13 @@ def table(grades: list[StudentGrade]) -> str:
     """
     rows = [("student", "lesson", "notebook", "package", "points")]
     for grade_ in grades:
-        for index, lesson in enumerate(grade_.lessons):
+        for index, lesson in enumerate([*grade_.lessons, grade_.total()]):
             rows.append((
                 grade_.student if index == 0 else "", lesson.notebook,
                 _fraction(lesson.notebook_points, lesson.notebook_max),
                 _fraction(lesson.package_points, lesson.package_max),
                 _fraction(lesson.points, lesson.max_points),
             ))
-        rows.append((
-            "", "total",
-            _fraction(sum(lesson.notebook_points for lesson in grade_.lessons), sum(lesson.notebook_max for lesson in grade_.lessons)),
-            _fraction(sum(lesson.package_points for lesson in grade_.lessons), sum(lesson.package_max for lesson in grade_.lessons)),
-            _fraction(grade_.points, grade_.max_points),
-        ))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     return "\n".join(
         f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:>{widths[2]}}  {d:>{widths[3]}}  {e:>{widths[4]}}" for a, b, c, d, e in rows
@@ -163,13 +159,10 @@ def lms_csv(grades: list[StudentGrade]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     if grades:
-        first = grades[0]
-        writer.writerow(
-            ["student"] + [f"lesson {lesson.lesson} (of {_number(lesson.max_points)})" for lesson in first.lessons]
-            + [f"total (of {_number(first.max_points)})"]
-        )
+        columns = [*grades[0].lessons, grades[0].total()]
+        writer.writerow(["student"] + [_heading(lesson) for lesson in columns])
     for grade_ in grades:
-        writer.writerow([grade_.student] + [_number(lesson.points) for lesson in grade_.lessons] + [_number(grade_.points)])
+        writer.writerow([grade_.student] + [_number(lesson.points) for lesson in [*grade_.lessons, grade_.total()]])
     return out.getvalue()
 
 
@@ -193,6 +186,12 @@ def _number(value: float) -> str:
     ('2', '1.5')
     """
     return f"{value:g}"
+
+
+def _heading(lesson: LessonGrade) -> str:
+    """A CSV column's heading: the lesson (or total) and its points possible."""
+    name = "total" if lesson.lesson == "total" else f"lesson {lesson.lesson}"
+    return f"{name} (of {_number(lesson.max_points)})"
 
 
 def _fraction(points: float, max_points: float) -> str:
