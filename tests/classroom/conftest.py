@@ -1,15 +1,13 @@
 """One student edition, the repository's own grade and an autograded nbgrader course, made once for all the course tools' tests."""
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from bleu_classroom import command, grader, release, report
 from tests.classroom.edition_tools import REPO
+from tests.classroom.nbgrader_tools import ASSIGNMENT, NBGRADER_NOTEBOOKS, nbgrader
 
 
 @pytest.fixture(scope="session")
@@ -28,20 +26,6 @@ def repo_report() -> report.Report:
 def fresh_report(edition, repo_report) -> report.Report:
     return grader.grade(edition)
 
-
-# nbgrader's course for the tests: lessons 01 and 02 (quick to run), released,
-# then handed in by two students and autograded.
-NBGRADER_NOTEBOOKS = ["01", "02"]
-ASSIGNMENT = "bleu"
-
-
-def nbgrader(course: Path, *args: str) -> None:
-    """Run the pinned nbgrader in ``course``, as an instructor would (it finds ``alembic`` on PATH)."""
-    bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", JUPYTER_CONFIG_DIR=str(course / ".jupyter"))
-    env.pop("BLEU_SCRATCH_DATA", None)  # the notebooks must find data/ beside the package
-    done = subprocess.run([str(bin_dir / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="session")

@@ -5,11 +5,10 @@ import re
 from pathlib import Path
 
 import pytest
-from nbgrader.api import Gradebook
 
 from bleu_classroom import leaks, release
-from tests.classroom.conftest import ASSIGNMENT
 from tests.classroom.edition_tools import REPO
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
 
 # Hand-counted: lessons 01 and 02 each have two exercise cells, each check worth 1 point.
 NOTEBOOK_MAX = {"01_tokens_and_ngrams": 2.0, "02_clipping": 2.0}
@@ -22,12 +21,6 @@ def release_leaks(folder: Path) -> list[str]:
         rel = path.relative_to(folder).as_posix()
         found += leaks.passages(f"notebooks/{rel}" if rel.endswith(".ipynb") else rel, path.read_bytes())
     return leaks.find_leaks(found, release.build_edition().regions)
-
-
-def scores(course: Path, student: str) -> dict[str, tuple[float, float]]:
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
-        submission = gradebook.find_submission(ASSIGNMENT, student)
-        return {notebook.name: (notebook.score, notebook.max_score) for notebook in submission.notebooks}
 
 
 def errors(notebook: Path) -> list[tuple[str | None, str, str]]:
@@ -51,7 +44,7 @@ def test_the_release_has_the_notebooks_on_top_the_stubbed_package_and_no_solutio
 
 
 def test_the_filled_course_scores_full_marks_with_no_error_in_any_cell(nbgrader_course):
-    assert scores(nbgrader_course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert nbgrader_scores(nbgrader_course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
     autograded = nbgrader_course / "autograded" / "filled" / ASSIGNMENT
     for name in NOTEBOOK_MAX:
         assert errors(autograded / f"{name}.ipynb") == []
@@ -61,7 +54,7 @@ def test_the_filled_course_scores_full_marks_with_no_error_in_any_cell(nbgrader_
 
 @pytest.mark.parametrize("name", NOTEBOOK_MAX)
 def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_missing_work(nbgrader_course, name):
-    assert scores(nbgrader_course, "fresh")[name] == (0.0, NOTEBOOK_MAX[name])
+    assert nbgrader_scores(nbgrader_course, "fresh")[name] == (0.0, NOTEBOOK_MAX[name])
     raised = errors(nbgrader_course / "autograded" / "fresh" / ASSIGNMENT / f"{name}.ipynb")
     checks = [(grade_id, ename, traceback) for grade_id, ename, traceback in raised if grade_id and grade_id.endswith("_check")]
     assert len(checks) == NOTEBOOK_MAX[name]  # every check failed ...
