@@ -74,6 +74,8 @@ def nbgrader_config(assignments: dict[str, list[str]]) -> str:
     """
     return "\n".join([
         CONFIG_HEADER,
+        "# The command rewrites it for each assignment it adds: put settings of your own (course_id, the",
+        "# exchange) in ~/.jupyter/nbgrader_config.py, which nbgrader reads first.",
         "c = get_config()  # noqa: F821 (nbgrader defines it)",
         "",
         "# A lesson cell can take seconds on a busy server; an endless loop still ends.",
