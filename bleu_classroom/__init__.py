@@ -1,10 +1,12 @@
-"""The course tools: a student edition without solutions, its autograder, and nbgrader's metadata.
+"""The course tools: a student edition without solutions, its autograder, and an nbgrader course.
 
 ::
 
     python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
+    python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
 
 Solutions are marked the way nbgrader marks them: the lines between a
 ``### BEGIN SOLUTION`` comment line and a ``### END SOLUTION`` comment line,
@@ -16,6 +18,8 @@ in the package's lesson functions and in the notebooks' exercise cells.
 - ``readme``: the edition's README for students (template ``student_README.md``);
 - ``edition_conftest.py``: the edition's ``conftest.py``, which skips what is not written yet;
 - ``nbgrader_tags``: nbgrader's cell metadata for the notebooks;
+- ``nbgrader_course``: an nbgrader course directory (the assignment's source and nbgrader's config);
+- ``gradebook``: nbgrader's notebook points and the grader's package points, by lesson;
 - ``units``, ``cases``, ``oracle``: the graded functions, their cases, NLTK's answers;
 - ``sandbox``: the process that runs one student function, limited and watched by an audit hook,
   and values as typed JSON between it and the grader; ``plain``: the grader's markers and readable values;

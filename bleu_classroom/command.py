@@ -5,6 +5,8 @@
     python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
+    python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
 """
 
 import argparse
@@ -15,12 +17,13 @@ from pathlib import Path
 
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
+from .nbgrader_course import DEFAULT_ASSIGNMENT
 from .supervisor import supervise
 from .units import UNITS
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bleu_classroom", description="The course edition: release it, grade it, tag it for nbgrader.")
+    parser = argparse.ArgumentParser(prog="python -m bleu_classroom", description="The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades.")
     commands = parser.add_subparsers(dest="command", required=True)
     release_parser = commands.add_parser("release", help="write the student edition (solutions replaced by stubs)")
     release_parser.add_argument("out_dir", type=Path)
@@ -43,6 +46,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
+    course_parser = commands.add_parser("nbgrader-course", help="lay out an nbgrader course: source/<assignment>/ and nbgrader_config.py")
+    course_parser.add_argument("course_dir", type=Path)
+    course_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
+    course_parser.add_argument("--notebooks", nargs="+", metavar="NN", help="the notebooks to include, by number (default: lessons 00-12)")
+    grades_parser = commands.add_parser("course-grades", help="notebook and package points by lesson, after nbgrader autograde")
+    grades_parser.add_argument("course_dir", type=Path)
+    grades_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
+    grades_format = grades_parser.add_mutually_exclusive_group()
+    grades_format.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
+    grades_format.add_argument("--csv", type=Path, metavar="FILE", help="write the grades to FILE as CSV for an LMS (one row per student)")
     args = parser.parse_args(argv)
     # Releasing and tagging read the stub from bleu_scratch, so they import it;
     # grading must start even when the student's bleu_scratch does not import.
@@ -70,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             ungraded = [f"{name} ({Path(module).name})" for module, names in sorted(edition.stubbed.items()) for name in names if name not in graded]
             if ungraded:
                 print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
+        elif args.command == "nbgrader-course":
+            _nbgrader_course(args)
+        elif args.command == "course-grades":
+            _course_grades(args)
         else:
             status = supervise(sys.argv[1:] if argv is None else argv)
             if status is not None:
@@ -81,3 +98,28 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     return 0
 
+
+
+def _nbgrader_course(args: argparse.Namespace) -> None:
+    from .nbgrader_course import lay_out_course
+
+    course = lay_out_course(args.course_dir, args.assignment, args.notebooks)
+    print(
+        f"wrote {args.course_dir / 'source' / course.assignment}: {len(course.notebooks)} notebooks, "
+        f"the student edition's bleu_scratch ({len(course.student_modules)} modules to write) and data/; "
+        f"and {args.course_dir / 'nbgrader_config.py'}\n"
+        f"next, in {args.course_dir}: nbgrader generate_assignment {course.assignment}"
+    )
+
+
+def _course_grades(args: argparse.Namespace) -> None:
+    from .gradebook import course_grades, lms_csv, table
+
+    grades = course_grades(args.course_dir, args.assignment)
+    if args.json:
+        print(json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2))
+    elif args.csv:
+        args.csv.write_text(lms_csv(grades), encoding="utf-8")
+        print(f"wrote the grades of {len(grades)} students to {args.csv}")
+    else:
+        print(table(grades) if grades else f"no submission of {args.assignment} is autograded yet")

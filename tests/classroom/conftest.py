@@ -1,11 +1,13 @@
-"""One student edition and the repository's own grade, made once for all the course tools' tests."""
+"""One student edition, the repository's own grade and an autograded nbgrader course, made once for all the course tools' tests."""
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from bleu_classroom import grader, release, report
+from bleu_classroom import command, grader, release, report
 from tests.classroom.edition_tools import REPO
+from tests.classroom.nbgrader_tools import ASSIGNMENT, NBGRADER_NOTEBOOKS, nbgrader
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +25,26 @@ def repo_report() -> report.Report:
 @pytest.fixture(scope="session")
 def fresh_report(edition, repo_report) -> report.Report:
     return grader.grade(edition)
+
+
+
+@pytest.fixture(scope="session")
+def nbgrader_course(tmp_path_factory) -> Path:
+    """The course after ``generate_assignment`` and ``autograde`` of two submissions.
+
+    "filled" hands in what a student who wrote everything would: the
+    instructor's notebooks and package. "fresh" hands in the release unchanged.
+    """
+    course = tmp_path_factory.mktemp("course")
+    assert command.main(["nbgrader-course", str(course), "--assignment", ASSIGNMENT, "--notebooks", *NBGRADER_NOTEBOOKS]) == 0
+    nbgrader(course, "generate_assignment", ASSIGNMENT)
+    release_dir, submitted = course / "release" / ASSIGNMENT, course / "submitted"
+    shutil.copytree(release_dir, submitted / "fresh" / ASSIGNMENT)
+    filled = submitted / "filled" / ASSIGNMENT
+    shutil.copytree(release_dir, filled)
+    for notebook in release_dir.glob("*.ipynb"):
+        shutil.copy(REPO / "notebooks" / notebook.name, filled / notebook.name)
+    shutil.rmtree(filled / "bleu_scratch")
+    shutil.copytree(REPO / "bleu_scratch", filled / "bleu_scratch", ignore=shutil.ignore_patterns("__pycache__"))
+    nbgrader(course, "autograde", ASSIGNMENT)
+    return course

@@ -1,0 +1,64 @@
+"""One grade by lesson: nbgrader's notebook points and the grader's package points of the autograded course."""
+
+import csv
+import json
+
+import pytest
+
+from bleu_classroom import command
+from bleu_classroom.gradebook import course_grades
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
+
+# Hand-counted from the lessons: the package functions of lessons 01 and 02 and their points.
+PACKAGE_POINTS = {"01": {"ngrams": 2, "count_ngrams": 1}, "02": {"max_reference_counts": 2, "clipped_counts": 2}}
+NOTEBOOKS = {"01": "01_tokens_and_ngrams", "02": "02_clipping"}
+
+
+@pytest.fixture(scope="module")
+def grades(nbgrader_course):
+    return {grade.student: grade for grade in course_grades(nbgrader_course, ASSIGNMENT)}
+
+
+@pytest.mark.parametrize("student", ["filled", "fresh"])
+def test_each_lesson_joins_its_notebooks_points_and_its_package_functions(nbgrader_course, grades, student):
+    scores = nbgrader_scores(nbgrader_course, student)
+    full = student == "filled"
+    lessons = grades[student].lessons
+    assert [lesson.lesson for lesson in lessons] == ["01", "02"]
+    for lesson in lessons:
+        assert (lesson.notebook_points, lesson.notebook_max) == scores[NOTEBOOKS[lesson.lesson]]
+        expected = {name: points if full else 0 for name, points in PACKAGE_POINTS[lesson.lesson].items()}
+        assert {mark.unit.name: mark.points for mark in lesson.functions} == expected
+        assert lesson.package_max == sum(PACKAGE_POINTS[lesson.lesson].values())
+        assert [("not written yet" in mark.reason) for mark in lesson.functions] == [not full] * len(expected)
+
+
+def test_the_lms_csv_has_a_row_per_student_and_a_column_per_lesson(nbgrader_course, tmp_path):
+    out = tmp_path / "grades.csv"
+    assert command.main(["course-grades", str(nbgrader_course), "--csv", str(out)]) == 0
+    with out.open(newline="", encoding="utf-8") as file:
+        rows = list(csv.reader(file))
+    # Lesson 01: 2 checks + 3 package points; lesson 02: 2 checks + 4 package points.
+    assert rows == [
+        ["student", "lesson 01 (of 5)", "lesson 02 (of 6)", "total (of 11)"],
+        ["filled", "5", "6", "11"],
+        ["fresh", "0", "0", "0"],
+    ]
+
+
+def test_the_json_and_the_table_give_the_same_totals(nbgrader_course, capsys):
+    assert command.main(["course-grades", str(nbgrader_course), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(s["student"], s["points"], s["max_points"]) for s in report["students"]] == [("filled", 11, 11), ("fresh", 0, 11)]
+    filled_01 = report["students"][0]["lessons"][0]
+    assert (filled_01["notebook_points"], filled_01["package_points"], filled_01["points"]) == (2, 3, 5)
+    assert command.main(["course-grades", str(nbgrader_course)]) == 0
+    totals = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[0] == "total"]
+    assert totals == [["total", "4/4", "7/7", "11/11"], ["total", "0/4", "0/7", "0/11"]]
+
+
+def test_an_unknown_assignment_or_course_is_an_error_not_a_traceback(nbgrader_course, tmp_path, capsys):
+    assert command.main(["course-grades", str(nbgrader_course), "--assignment", "nope"]) == 1
+    assert "has no assignment 'nope' (it has: bleu)" in capsys.readouterr().err
+    assert command.main(["course-grades", str(tmp_path)]) == 1
+    assert "no gradebook" in capsys.readouterr().err

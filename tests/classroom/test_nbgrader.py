@@ -1,0 +1,64 @@
+"""The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of two students."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bleu_classroom import leaks, release
+from tests.classroom.edition_tools import REPO
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
+
+# Hand-counted: lessons 01 and 02 each have two exercise cells, each check worth 1 point.
+NOTEBOOK_MAX = {"01_tokens_and_ngrams": 2.0, "02_clipping": 2.0}
+
+
+def release_leaks(folder: Path) -> list[str]:
+    """Where the assignment in ``folder`` shows a line of a solution (notebooks named as in the repository)."""
+    found = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        rel = path.relative_to(folder).as_posix()
+        found += leaks.passages(f"notebooks/{rel}" if rel.endswith(".ipynb") else rel, path.read_bytes())
+    return leaks.find_leaks(found, release.build_edition().regions)
+
+
+def errors(notebook: Path) -> list[tuple[str | None, str, str]]:
+    """(nbgrader grade_id or None, exception name, traceback without colours) of each cell that raised, in an autograded notebook."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return [
+        (cell["metadata"].get("nbgrader", {}).get("grade_id"), output["ename"], re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(output["traceback"])))
+        for cell in cells if cell["cell_type"] == "code"
+        for output in cell["outputs"] if output["output_type"] == "error"
+    ]
+
+
+def test_the_release_has_the_notebooks_on_top_the_stubbed_package_and_no_solution(nbgrader_course):
+    released = nbgrader_course / "release" / ASSIGNMENT
+    assert sorted(p.name for p in released.glob("*.ipynb")) == [f"{name}.ipynb" for name in NOTEBOOK_MAX]
+    assert (released / "data" / "published_examples.json").is_file()
+    assert "raise NotImplementedError()" in (released / "bleu_scratch" / "ngrams.py").read_text(encoding="utf-8")
+    assert release_leaks(released) == []
+    # The same search finds the solutions a filled submission holds.
+    assert release_leaks(nbgrader_course / "submitted" / "filled" / ASSIGNMENT)
+
+
+def test_the_filled_course_scores_full_marks_with_no_error_in_any_cell(nbgrader_course):
+    assert nbgrader_scores(nbgrader_course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    autograded = nbgrader_course / "autograded" / "filled" / ASSIGNMENT
+    for name in NOTEBOOK_MAX:
+        assert errors(autograded / f"{name}.ipynb") == []
+    # autograde kept the student's package rather than the source's stubs.
+    assert (autograded / "bleu_scratch" / "ngrams.py").read_bytes() == (REPO / "bleu_scratch" / "ngrams.py").read_bytes()
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_MAX)
+def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_missing_work(nbgrader_course, name):
+    assert nbgrader_scores(nbgrader_course, "fresh")[name] == (0.0, NOTEBOOK_MAX[name])
+    raised = errors(nbgrader_course / "autograded" / "fresh" / ASSIGNMENT / f"{name}.ipynb")
+    checks = [(grade_id, ename, traceback) for grade_id, ename, traceback in raised if grade_id and grade_id.endswith("_check")]
+    assert len(checks) == NOTEBOOK_MAX[name]  # every check failed ...
+    for grade_id, ename, traceback in checks:  # ... at a stub: an exercise cell's or a package function's
+        assert ename == "NotImplementedError" and "raise NotImplementedError()" in traceback, (grade_id, traceback)
+    # The data and the package were found wherever nbgrader ran the notebook.
+    assert not {ename for _, ename, _ in raised} & {"FileNotFoundError", "ModuleNotFoundError", "ImportError"}
