@@ -30,3 +30,8 @@ in the package's lesson functions and in the notebooks' exercise cells.
 
 The lessons and the command line never import this package; it builds on them.
 """
+
+# The nbgrader assignment's name unless the instructor gives one; here, not in
+# nbgrader_course.py, so that the command line can name it without importing
+# what releases an edition (which imports the lessons, and a student's may not import).
+DEFAULT_ASSIGNMENT = "bleu"

@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
-from .nbgrader_course import DEFAULT_ASSIGNMENT
 from .supervisor import supervise
 from .units import UNITS
 

@@ -24,11 +24,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .nbgrader_tags import notebook_json, tag_nbgrader
 from .release import REPO_ROOT, build_edition
 
-DEFAULT_ASSIGNMENT = "bleu"
 CONFIG_HEADER = "# nbgrader's settings for the bleu-from-scratch course, written by python -m bleu_classroom nbgrader-course."
 
 
