@@ -27,6 +27,7 @@ needs numpy.
 
 import math
 import warnings
+from collections import defaultdict
 from collections.abc import Sequence
 from itertools import chain, count, repeat
 from operator import mul
@@ -148,8 +149,9 @@ def _column_scores(hyp_lens: list, ref_lens: list, matches: np.ndarray, nltk_tot
     """
     scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
     zero_orders = np.argwhere((matches[: len(weight)] == 0).T & (matches[0] > 0)[:, None])
+    messages = [ZERO_ORDER_WARNING.format(order + 1) for order in range(len(weight))]
     for order in zero_orders[:, 1].tolist():  # sentence by sentence, each sentence's orders in turn
-        warnings.warn(ZERO_ORDER_WARNING.format(order + 1))
+        warnings.warn(messages[order])
     weighted = []
     for w_i, m, t in zip(weight, matches.tolist(), nltk_totals.tolist()):
         logs = [math.log(m_i / t_i) if m_i else LOG_OF_ZERO_STAND_IN for m_i, t_i in zip(m, t)]
@@ -243,13 +245,13 @@ def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypothes
         distinct = set(every_token())
         if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
             return np.fromiter(every_token(), np.int64), max(distinct)
-    numbers = dict(zip(dict.fromkeys(chain.from_iterable(hypotheses)), count()))
+    # A new hypothesis token gets the next number as it is first seen (in C: the
+    # defaultdict calls the counter); then every reference token is looked up.
+    numbers = defaultdict(count().__next__)
+    hypothesis_ids = np.fromiter(map(numbers.__getitem__, chain.from_iterable(hypotheses)), np.int64)
     unmatched = len(numbers)
-    ids = chain(
-        map(numbers.__getitem__, chain.from_iterable(hypotheses)),
-        map(numbers.get, chain.from_iterable(chain(*list_of_references)), repeat(unmatched)),
-    )
-    return np.fromiter(ids, np.int64), unmatched
+    reference_ids = np.fromiter(map(numbers.get, chain.from_iterable(chain(*list_of_references)), repeat(unmatched)), np.int64)
+    return np.concatenate([hypothesis_ids, reference_ids]), unmatched
 
 
 def _sorted(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
