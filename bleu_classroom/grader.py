@@ -42,6 +42,10 @@ DEFAULT_BUDGET = 20.0  # seconds a graded function may take in all: starting, im
 DEFAULT_MEMORY_MB = 1024  # address space of a graded process; Python and numpy need a few hundred MB
 MAX_LINE = 1 << 20  # bytes in one message from the student's process
 MAX_MESSAGES = 10_000  # messages from one graded process
+MAX_BYTES = 16 << 20  # bytes from one graded process, all messages together
+# The largest arguments the grader computes NLTK's answers for, on a graded function's request:
+# more than any lesson needs, and little enough that no request can stall the grader.
+MAX_ITEMS, MAX_INT = 20_000, 1_000
 
 # What the lessons import loads before the sandbox's hook, but never the
 # answers' sources, the lessons themselves, or Dask (only the command needs it).
@@ -79,12 +83,13 @@ def grade(
                 _CLASSES.update(oracle.classes())
     units = select_units(only)
     plan = _Plan.of_lessons(memory_mb, budget)
-    with tempfile.TemporaryDirectory(prefix="bleu-grade-") as scratch:
-        def one(unit: Unit) -> tuple[Mark, str]:
-            return _grade_unit(unit, directory, Path(scratch) / unit.name, plan, oracle)
-
+    scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
+    try:
         with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:
-            results = list(pool.map(one, units))
+            results = list(pool.map(lambda unit: _grade_unit(unit, directory, scratch / unit.name, plan, oracle), units))
+    finally:
+        # A student's process may leave behind a file nobody can remove (chattr +i, as root): never an error.
+        shutil.rmtree(scratch, ignore_errors=True)
     package = next((file for _, file in results if file), "")
     return Report(str(directory), package, [mark for mark, _ in results], time.perf_counter() - started)
 
@@ -185,8 +190,14 @@ def _grade_unit(unit: Unit, directory: Path, scratch: Path, plan: _Plan, oracle:
 
 
 def _not_source(folder: str, names: list[str]) -> set[str]:
-    """What copytree leaves out of the student's package: all but folders and .py files."""
-    return {name for name in names if name == "__pycache__" or not (name.endswith(".py") or Path(folder, name).is_dir())}
+    """What copytree leaves out of the student's package: links, and all but folders and .py files.
+
+    A link would have the grader copy whatever it points to (the instructor's files, say) for the student.
+    """
+    def kept(path: Path) -> bool:
+        return not path.is_symlink() and (path.suffix == ".py" and path.is_file() or path.is_dir())
+
+    return {name for name in names if name == "__pycache__" or not kept(Path(folder, name))}
 
 
 class _Session:
@@ -232,7 +243,7 @@ class _Session:
                 self.exit_code = process.returncode
 
     def _talk(self, messages: queue.Queue, replies: queue.Queue, deadline: float) -> None:
-        cases = len(self.job["cases"])
+        cases, received = len(self.job["cases"]), 0
         for _ in range(MAX_MESSAGES):
             try:
                 line = messages.get(timeout=max(0.0, deadline - time.monotonic()))
@@ -243,8 +254,9 @@ class _Session:
                 if len(self.answers) < cases and not self.failure:
                     self.failure = "ended"
                 return
-            if line is _TOO_LONG:
-                self.failure = f"sent the grader a message longer than {MAX_LINE} bytes"
+            received += len(line)
+            if line is _TOO_LONG or received > MAX_BYTES:
+                self.failure = f"sent the grader a message longer than {MAX_LINE} bytes, or more than {MAX_BYTES >> 20} MB in all"
                 return
             try:
                 message = json.loads(line)
@@ -265,7 +277,8 @@ class _Session:
         elif kind == "missing":
             self.failure = str(message["error"])
         elif kind == "refused":
-            self.refused.append(str(message["what"]))
+            if not self.refused:  # the first says enough
+                self.refused.append(clip(str(message["what"]), 200))
         elif kind == "call":
             replies.put(json.dumps(self._call(message)))
         elif kind in ("answer", "raised"):
@@ -291,6 +304,8 @@ class _Session:
         try:
             args = [sandbox.decode(a, _CLASSES) for a in message["args"]]
             kwargs = {str(k): sandbox.decode(v, _CLASSES) for k, v in message["kwargs"].items()}
+            if not _small([args, kwargs]):
+                return {"error": f"{message['name']} is answered for at most {MAX_ITEMS} items and numbers up to {MAX_INT}"}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return {"value": sandbox.encode(helper(*args, **kwargs), _CLASSES)}
@@ -305,6 +320,28 @@ class _Session:
 
 
 _TOO_LONG = b"\0"
+
+
+def _small(value: Any) -> bool:
+    """Whether ``value`` has at most MAX_ITEMS items in all and no number above MAX_INT.
+
+    >>> _small([["a", "b"], 3]), _small([10 ** 6]), _small([["a"] * (MAX_ITEMS + 1)])
+    (True, False, False)
+    """
+    items, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        items += 1
+        if items > MAX_ITEMS:
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, (int, float)) and not isinstance(item, bool) and abs(item) > MAX_INT:
+            return False
+    return True
 
 
 def _lifeline() -> tuple[int, int]:
@@ -358,6 +395,8 @@ def _out_of_memory(memory_mb: int) -> str:
 
 
 def _mark(unit: Unit, session: _Session, memory_mb: int) -> Mark:
+    if session.failure.startswith("bleu_scratch does not import"):  # its error says what was refused, if anything
+        return Mark(unit, 0, session.failure)
     if session.refused:
         return Mark(unit, 0, f"tried to {session.refused[0]}, which graded code may not: no points for this function")
     if session.failure and session.failure != "ended":

@@ -37,6 +37,9 @@ from typing import Any, Callable
 DENIED_IMPORTS = frozenset({
     "nltk", "sacrebleu", "bleu_classroom", "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess",
     "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket", "pty", "dask", "distributed",
+    # A second interpreter runs without this one's audit hook.
+    "_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues",
+    "_testcapi", "_testinternalcapi", "_testmultiphase", "_testsinglephase", "_ctypes_test",
 })
 ANSWERS = frozenset({"nltk", "sacrebleu"})
 # Audit events refused outright (prefix match), with what the report calls them.
@@ -47,12 +50,11 @@ DENIED_EVENTS = {
     "os.kill": "send a signal", "os.killpg": "send a signal", "signal.pthread_kill": "send a signal",
     "resource.setrlimit": "raise its limits", "resource.prlimit": "raise its limits", "socket.": "use the network",
     "os.chown": "change a file's owner", "os.setuid": "change its user", "os.setgid": "change its user",
-    "webbrowser.": "open a browser",
+    "webbrowser.": "open a browser", "os.symlink": "make a link", "os.link": "make a link",
 }
 # Audit events allowed only on paths inside the scratch folder.
 PATH_EVENTS = frozenset({
-    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.symlink", "os.link",
-    "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move", "shutil.copytree",
+    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move", "shutil.copytree",
 })
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 MAX_DEPTH = 40  # nesting of a value; deeper is refused, not a RecursionError in the grader
@@ -159,11 +161,13 @@ def main(job: dict, answers: Any, requests: Any) -> None:
             __import__(name)
         except ImportError:
             pass
-    grading = {"on": False}
+    # A refusal is reported at once, through a write the student's code cannot patch
+    # (a builtin held here, the text escaped here), never through json or the buffer.
+    write, answers_fd = os.write, answers.fileno()
 
     def refuse(what: str) -> None:
-        if grading["on"]:
-            send(kind="refused", what=what)
+        shown = "".join(c if c.isprintable() and c not in '"\\' else "?" for c in what[:200])
+        write(answers_fd, ('{"kind": "refused", "what": "' + shown + '"}\n').encode("utf-8", "replace"))
         raise Refused(f"graded code may not {what}")
 
     sys.addaudithook(_hook(scratch, [os.path.realpath(p) for p in job["allow_read"]], [os.path.realpath(p) for p in job["deny_read"]], refuse))
@@ -171,8 +175,11 @@ def main(job: dict, answers: Any, requests: Any) -> None:
     for module_name, attribute in (("os", "pidfd_open"), ("posix", "pidfd_open"), ("signal", "pidfd_send_signal")):
         if hasattr(sys.modules.get(module_name), attribute):
             delattr(sys.modules[module_name], attribute)
-    if hasattr(sys.modules.get("_posixsubprocess"), "fork_exec"):
-        del sys.modules["_posixsubprocess"].fork_exec
+    fork_exec = getattr(sys.modules.get("_posixsubprocess"), "fork_exec", None)
+    for module in list(sys.modules.values()):
+        for attribute, value in list(getattr(module, "__dict__", {}).items()):
+            if fork_exec is not None and value is fork_exec:
+                delattr(module, attribute)  # subprocess keeps its own reference, _fork_exec
     sys.path.insert(0, scratch)
     try:
         package = __import__("bleu_scratch")
@@ -198,20 +205,13 @@ def main(job: dict, answers: Any, requests: Any) -> None:
         call.__name__ = call.__qualname__ = name
         return call
 
-    def unavailable(name: str) -> Callable:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            raise Refused(f"{name} is not yours to call while {job['call']} is graded: use only what earlier exercises give you")
-
-        return call
-
-    replacements = {(m, n): stand_in(n) for m, n in job["stand_ins"]}
-    replacements.update({(m, n): unavailable(n) for m, n in job["unavailable"]})
-    _replace(package, replacements)
+    _replace(package, {(m, n): stand_in(n) for m, n in job["stand_ins"]})
+    for module_name, name in job["unavailable"]:
+        _disable(getattr(sys.modules.get(f"bleu_scratch.{module_name}"), name, None), job["call"])
     function = getattr(modules.get(job["module"]), job["call"], None)
     if function is None:
         send(kind="missing", error=f"bleu_scratch.{job['module']} has no function {job['call']}")
         return
-    grading["on"] = True
     for index, plain_args in enumerate(job["cases"]):
         # Code that fills the memory leaves none to report it with: this much is set aside.
         reserve = bytearray(16 << 20)
@@ -268,6 +268,9 @@ def _hook(scratch: str, allow_read: list[str], deny_read: list[str], refuse: Cal
             path, mode, flags = (*args, None, None)[:3]
             writes = any(c in (mode or "") for c in "wax+") or bool((flags or 0) & WRITE_FLAGS)
             if not isinstance(path, int):
+                if not os.path.isabs(os.fsdecode(path)):
+                    # Relative to what? With dir_fd, to a folder this hook cannot see.
+                    refuse(f"open a relative path ({os.fsdecode(path)})")
                 if writes and not inside(path, [scratch]):
                     refuse(f"write {os.fsdecode(path)}")
                 if inside(path, deny_read) or not (writes or inside(path, allow_read) or os.fsdecode(path) == os.devnull):
@@ -292,6 +295,18 @@ def _replace(package: Any, replacements: dict[tuple[str, str], Callable]) -> Non
         for attribute, value in list(vars(module).items()):
             if id(value) in originals:
                 setattr(module, attribute, originals[id(value)])
+
+
+def _disable(function: Any, graded: str) -> None:
+    """Make ``function`` refuse to run, wherever a reference to it is kept: its own code is replaced."""
+    code = getattr(function, "__code__", None)
+    if code is None or code.co_freevars:
+        return  # not a plain function of the lessons: nothing the lessons ship
+    message = f"{function.__name__} is not yours to call while {graded} is graded: use only what earlier exercises give you"
+    space: dict = {}
+    exec(f"def refused(*args, **kwargs):\n    raise PermissionError({message!r})\n", space)
+    function.__code__ = space["refused"].__code__.replace(co_name=function.__name__)
+    function.__defaults__ = function.__kwdefaults__ = None
 
 
 def where(error: BaseException) -> str:

@@ -289,3 +289,57 @@ def test_another_students_work_is_out_of_reach(edition, tmp_path):
     ])
     marks = grader.grade(student, only=["ngrams"]).marks
     assert (marks[0].points, marks[0].reason) == (0, f"tried to read {theirs}, which graded code may not: no points for this function")
+
+
+# A second round, found by a reviewer who attacked the grader above: each earned points, wrote outside
+# the student's folder, left a process behind or stalled the grader, until the grader was changed.
+SECOND_ROUND = {
+    # NLTK's source read through a handle on site-packages (a path relative to it, not to the folder).
+    "ngrams": ("ngrams", [
+        "import os, sys",
+        "site = os.open(next(p for p in sys.path if p.endswith('site-packages')), os.O_RDONLY)",
+        "os.open('nltk/util.py', os.O_RDONLY, dir_fd=site)",
+        "return []",
+    ]),
+    # A link in its own folder that leads out of it.
+    "count_ngrams": ("ngrams", ["import os", "os.symlink('/', os.path.join(os.getcwd(), 'out'))", "return Counter()"]),
+    # The C fork that subprocess keeps for itself, which raises no audit event.
+    "max_reference_counts": ("clipping", [
+        "import sys",
+        "fork_exec = sys.modules['subprocess']._fork_exec",
+        "return Counter()",
+    ]),
+    # A second interpreter, which the audit hook does not watch.
+    "clipped_counts": ("clipping", ["import _xxsubinterpreters", "return Counter()"]),
+    # A later lesson's function, kept in a list before the grader could replace it (see __init__.py below).
+    "geometric_mean_score": ("sentence", ["return bp * _STASH[0](1, 1, [1] * len(weights), [1] * len(weights), [weights], False)[0]"]),
+    # A request that would have the grader build a list of 50 million tokens.
+    "modified_precision": ("precision", ["from collections import Counter", "clipped_counts(Counter({('a',): 1}), Counter({('a',): 50_000_000}))", "return Precision(0, 1)"]),
+}
+
+
+@pytest.fixture(scope="module")
+def second_round(edition, tmp_path_factory) -> dict[str, report.Mark]:
+    student = copy_of(edition, tmp_path_factory.mktemp("second-round"), "student")
+    for name, (module, body) in SECOND_ROUND.items():
+        set_function(student, module, name, body)
+    (student / "bleu_scratch" / "fast.py").write_bytes((REPO / "bleu_scratch" / "fast.py").read_bytes())
+    with (student / "bleu_scratch" / "__init__.py").open("a", encoding="utf-8") as init:
+        init.write("\nfrom . import fast as _fast, sentence as _sentence\n_sentence._STASH = [_fast.scores_from_counts]\n")
+    return {m.unit.name: m for m in grader.grade(student, only=list(SECOND_ROUND), budget=10).marks}
+
+
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("ngrams", "tried to open a relative path (nltk/util.py), which graded code may not"),
+        ("count_ngrams", "tried to make a link (os.symlink), which graded code may not"),
+        ("max_reference_counts", "raised AttributeError"),
+        ("clipped_counts", "tried to import _xxsubinterpreters, which graded code may not"),
+        ("geometric_mean_score", "scores_from_counts is not yours to call while sentence_bleu is graded"),
+        ("modified_precision", "clipped_counts is answered for at most 20000 items and numbers up to 1000"),
+    ],
+)
+def test_the_second_round_of_attacks_earns_nothing(second_round, name, reason):
+    assert second_round[name].points == 0
+    assert reason in second_round[name].reason, second_round[name].reason
