@@ -24,7 +24,8 @@ in the package's lesson functions and in the notebooks' exercise cells.
 - ``sandbox``: the process that runs one student function, limited and watched by an audit hook,
   and values as typed JSON between it and the grader; ``plain``: the grader's markers and readable values;
 - ``standins``: NLTK's answers for the lesson functions a graded one calls;
-- ``grader``: the process that holds the answers, keeps the time and marks;
+- ``grader``: the process that holds the answers and marks; ``session``: its talk with one graded
+  process, the clock kept and every message checked;
   ``supervisor``: the command's watchman, which says so if the grading process is stopped;
 - ``report``: the marks as a table or JSON; ``command``: the command line.
 

@@ -61,3 +61,12 @@ def show(plain: list) -> str:
 
 def clip(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def call_text(name: str, plain_args: list) -> str:
+    """A graded call as the student would write it, arguments shortened.
+
+    >>> call_text("ngrams", [["list", [["str", "the"], ["str", "cat"]]], ["int", 2]])
+    "ngrams(['the', 'cat'], 2)"
+    """
+    return f"{name}({', '.join(clip(show(arg), 28) for arg in plain_args)})"
