@@ -22,18 +22,16 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bleu_scratch import TOKENIZERS, PairedResult, paired_test
-from bleu_scratch.exercises import unwritten_exercise
 from bleu_scratch.significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
-from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts
+from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, stop
 from .inputs import check_readable, streamed_shards
-from .report import PROGRESS_DELAY, copy_out
-from .settings import _positive
+from .report import copy_out, progress_bar
+from .settings import positive
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
@@ -70,20 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse(sys.argv[1:] if argv is None else argv)
     try:
         named_systems, references = read(settings)
-        with progress_bar(2 * len(named_systems)) as step:
+        with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False) as bar:
             results = paired_test(
-                named_systems, references, settings.test, settings.samples, settings.seed, settings.tokenize, step
+                named_systems, references, settings.test, settings.samples, settings.seed, settings.tokenize,
+                bar.update if bar else no_progress,
             )
-    except CommandError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
-    except NotImplementedError as error:
-        # Only in a student edition: a lesson function the test needs is still a stub.
-        reason = unwritten_exercise(error)
-        if reason is None:
-            raise
-        print(f"{PROG}: error: {reason}; the command compares once those lessons are written", file=sys.stderr)
-        return 2
+    except (CommandError, NotImplementedError) as error:
+        return stop(PROG, "compares", error)
     return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)))
 
 
@@ -109,7 +100,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
         help="bs: paired bootstrap resampling (default); ar: approximate randomization",
     )
     parser.add_argument(
-        "--samples", type=_positive, metavar="N",
+        "--samples", type=positive, metavar="N",
         help=f"resamples for bs (default {DEFAULT_SAMPLES['bs']}) or trials for ar (default {DEFAULT_SAMPLES['ar']})",
     )
     parser.add_argument(
@@ -153,18 +144,6 @@ def file_lines(path: str) -> list[str]:
         return [line for shard in streamed_shards([path]) for (line,) in shard]
     except EmptyHypothesis:
         return []
-
-
-@contextmanager
-def progress_bar(steps: int) -> Iterator[Callable[[int], object]]:
-    """``paired_test``'s progress callback: a tqdm bar of ``steps`` when stderr is a terminal, else nothing."""
-    if not sys.stderr.isatty():
-        yield no_progress
-        return
-    from tqdm import tqdm
-
-    with tqdm(total=steps, desc="compare", unit="step", file=sys.stderr, delay=PROGRESS_DELAY, leave=False) as bar:
-        yield bar.update
 
 
 def signature(settings: CompareSettings) -> str | None:

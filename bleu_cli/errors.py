@@ -6,6 +6,10 @@ as its arguments, so that it pickles: a Dask worker that meets bad input raises
 it, and the command receives it whole.
 """
 
+import sys
+
+from bleu_scratch.exercises import unwritten_exercise
+
 
 class CommandError(Exception):
     """A problem with the input, reported as one line with exit status 2."""
@@ -127,3 +131,20 @@ class NoScheduler(CommandError):
 
 def _lines(count: int) -> str:
     return f"{count} line" if count == 1 else f"{count} lines"
+
+
+def stop(prog: str, doing: str, error: CommandError | NotImplementedError) -> int:
+    """Print why the command ``prog`` stops, on one line of stderr, and return its exit status, 2.
+
+    Besides bad input, only a student edition stops the command: a lesson function it
+    needs is still a stub, and the line says which one and that the command ``doing``
+    ("scores", "compares") once it is written. Any other NotImplementedError is raised again.
+    """
+    if isinstance(error, NotImplementedError):
+        reason = unwritten_exercise(error)
+        if reason is None:
+            raise error
+        print(f"{prog}: error: {reason}; the command {doing} once those lessons are written", file=sys.stderr)
+    else:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+    return 2

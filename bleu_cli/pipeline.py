@@ -19,10 +19,9 @@ from contextlib import contextmanager
 from typing import IO, Any
 
 from bleu_scratch import BleuStats
-from bleu_scratch.exercises import unwritten_exercise
 from bleu_scratch.parallel import cluster, map_in_order
 
-from .errors import CommandError, NoScheduler
+from .errors import CommandError, NoScheduler, stop
 from .inputs import FileSlice, all_regular, check_readable, file_slices, streamed_shards
 from .report import WarningLog, copy_out, progress_bar, score_line
 from .scoring import score
@@ -70,16 +69,8 @@ def _scored(settings: Settings) -> int:
         try:
             with log.catching():
                 _write_scores(settings, output, log)
-        except CommandError as error:
-            print(f"bleu-scratch: error: {error}", file=sys.stderr)
-            return 2
-        except NotImplementedError as error:
-            # Only in a student edition: a lesson function the score needs is still a stub.
-            reason = unwritten_exercise(error)
-            if reason is None:
-                raise
-            print(f"bleu-scratch: error: {reason}; the command scores once those lessons are written", file=sys.stderr)
-            return 2
+        except (CommandError, NotImplementedError) as error:
+            return stop("bleu-scratch", "scores", error)
         status = copy_out(output)
     if status == 0:
         for text in log.texts:

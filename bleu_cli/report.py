@@ -99,15 +99,15 @@ class WarningLog:
 
 
 @contextmanager
-def progress_bar(name: str, total: int | None) -> Iterator:
-    """A tqdm bar over the segments scored when stderr is a terminal; otherwise None."""
+def progress_bar(name: str, total: int | None, unit: str = " segments", unit_scale: bool = True) -> Iterator:
+    """A tqdm bar over ``total`` units (the segments scored, "1.2M") when stderr is a terminal; otherwise None."""
     if not sys.stderr.isatty():
         yield None
         return
     from tqdm import tqdm
 
     with tqdm(
-        total=total, unit=" segments", unit_scale=True, desc=os.path.basename(name), file=sys.stderr,
+        total=total, unit=unit, unit_scale=unit_scale, desc=os.path.basename(name), file=sys.stderr,
         delay=PROGRESS_DELAY, leave=False,
     ) as bar:
         yield bar

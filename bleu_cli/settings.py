@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--sentence", action="store_true", help="one score per line (NLTK's sentence_bleu) instead of the corpus score")
     parser.add_argument("--json", action="store_true", help="print JSON (one object per line with --sentence)")
     parser.add_argument(
-        "--jobs", type=_positive, default=1, metavar="N",
+        "--jobs", type=positive, default=1, metavar="N",
         help="score shards of lines on a Dask cluster of N worker processes on this machine (listening on 127.0.0.1)",
     )
     parser.add_argument(
@@ -170,12 +170,12 @@ def _weights_attached(argv: Sequence[str]) -> list[str]:
     return argv
 
 
-def _positive(text: str) -> int:
+def positive(text: str) -> int:
     """A count such as ``--jobs``: ASCII digits, at least 1.
 
-    >>> _positive(" 2 ")
+    >>> positive(" 2 ")
     2
-    >>> _positive("²")
+    >>> positive("²")
     Traceback (most recent call last):
     ...
     argparse.ArgumentTypeError: must be a whole number of at least 1, got '²'

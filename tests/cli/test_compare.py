@@ -11,7 +11,7 @@ import pytest
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_cli import compare
+from bleu_cli import compare, report
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import write
 from tests.cli.test_scoring_and_report import Terminal
@@ -196,7 +196,7 @@ def test_references_are_required(capsys, files):
 
 def test_progress_bar_on_a_terminal_only(capsys, monkeypatch, files):
     argv = [*files, "--samples", "20", "--tokenize", "none"]
-    monkeypatch.setattr(compare, "PROGRESS_DELAY", 0)
+    monkeypatch.setattr(report, "PROGRESS_DELAY", 0)
     monkeypatch.setattr(sys, "stderr", Terminal())
     assert compare.main(argv) == 0
     assert "compare:" in sys.stderr.getvalue() and "/6 " in sys.stderr.getvalue()
