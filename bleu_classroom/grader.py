@@ -18,7 +18,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -91,7 +91,8 @@ class _Plan:
     lesson_of: dict[str, int]  # module -> lesson number
     functions: list[tuple[str, str]]  # (module, function) of every lesson function
     preload: list[str]
-    deny_read: list[str] = field(default_factory=list)
+    deny_read: list[str]
+    python_folders: list[str]  # where the standard library and the installed packages live
 
     @classmethod
     def of_lessons(cls, memory_mb: int, budget: float) -> "_Plan":
@@ -121,7 +122,7 @@ class _Plan:
             spec = find_spec(name)
             if spec and spec.submodule_search_locations:
                 deny_read += [str(Path(place).resolve()) for place in spec.submodule_search_locations]
-        return cls(memory_mb, budget, lesson_of, functions, preload, deny_read)
+        return cls(memory_mb, budget, lesson_of, functions, preload, deny_read, _python_folders())
 
     def job(self, unit: Unit, scratch: Path) -> dict:
         position = UNITS.index(unit)
@@ -147,7 +148,7 @@ class _Plan:
             "budget": self.budget,
             "deny_read": self.deny_read,
             # Python's own files, and the student's copy: not the instructor's, nor other students'.
-            "allow_read": [str(scratch), *_python_folders()],
+            "allow_read": [str(scratch), *self.python_folders],
         }
 
 

@@ -20,6 +20,8 @@ from typing import Any
 from . import sandbox
 from .plain import call_text, clip
 
+# What the graded process runs, sent as text: read once, never a path the student's code could use.
+SANDBOX_SOURCE = Path(sandbox.__file__).read_text(encoding="utf-8")
 MAX_LINE = 1 << 20  # bytes in one message from the student's process
 MAX_MESSAGES = 10_000  # messages from one graded process
 MAX_BYTES = 16 << 20  # bytes from one graded process, all messages together
@@ -59,7 +61,7 @@ class Session:
             messages: queue.Queue = queue.Queue()
             threading.Thread(target=_write, args=(process.stdin, replies), daemon=True).start()
             threading.Thread(target=_read, args=(process.stdout, messages), daemon=True).start()
-            replies.put(json.dumps(Path(sandbox.__file__).read_text(encoding="utf-8")))
+            replies.put(json.dumps(SANDBOX_SOURCE))
             replies.put(json.dumps(self.job))
             try:
                 self._talk(messages, replies, deadline)
