@@ -200,9 +200,9 @@ def _mark(unit: Unit, session: Session, memory_mb: int) -> Mark:
         return Mark(unit, 0, f"tried to {session.refused[0]}, which graded code may not: no points for this function")
     if session.failure and session.failure != "ended":
         return Mark(unit, 0, session.failure)
-    results = [session.answers.get(i) for i in range(len(_CASES[unit.name]))]
-    for (args, expected), result in zip(_CASES[unit.name], results):
-        call = call_text(unit.call, [_argument(arg) for arg in args])
+    for index, (_, expected) in enumerate(_CASES[unit.name]):
+        result = session.answers.get(index)
+        call = call_text(unit.call, session.job["cases"][index])  # the arguments as the process was sent them
         if result is None:  # the process ended before answering
             last = [text for text in session.stderr.splitlines() if text.strip()]
             detail = f": {clip(last[-1], 160)}" if last else ""

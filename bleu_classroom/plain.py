@@ -1,9 +1,8 @@
 """What the grader needs besides ``sandbox.encode``: markers for arguments and answers, and a short readable form."""
 
-import json
-from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+
+from .sandbox import STATS_FIELDS
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,6 @@ class StatsAnswer:
     too_short: tuple
 
 
-STATS_FIELDS = ("hyp_len", "ref_len", "matches", "totals", "too_short")
 
 
 def show(plain: list) -> str:

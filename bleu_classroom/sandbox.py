@@ -57,6 +57,7 @@ PATH_EVENTS = frozenset({
     "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move", "shutil.copytree",
 })
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+STATS_FIELDS = ("hyp_len", "ref_len", "matches", "totals", "too_short")  # a BleuStats's, in order
 MAX_DEPTH = 40  # nesting of a value; deeper is refused, not a RecursionError in the grader
 
 
@@ -97,8 +98,7 @@ def encode(value: Any, classes: dict[str, type], depth: int = 0) -> list:
         items = [[encode(k, classes, depth + 1), encode(v, classes, depth + 1)] for k, v in value.items()]
         return [kind.__name__, sorted(items, key=json.dumps)]
     if kind is classes.get("BleuStats"):
-        fields = ("hyp_len", "ref_len", "matches", "totals", "too_short")
-        return ["BleuStats", *(encode(getattr(value, f), classes, depth + 1) for f in fields)]
+        return ["BleuStats", *(encode(getattr(value, f), classes, depth + 1) for f in STATS_FIELDS)]
     name = f"{kind.__module__}.{kind.__qualname__}"
     return ["object", name]
 
@@ -134,8 +134,7 @@ def decode(plain: Any, classes: dict[str, Callable], smoothing: Any = None, dept
         mapping = {decode(k, classes, smoothing, depth + 1): decode(v, classes, smoothing, depth + 1) for k, v in pairs}
         return Counter(mapping) if kind == "Counter" else mapping
     if kind == "BleuStats" and len(rest) == 5:
-        fields = ("hyp_len", "ref_len", "matches", "totals", "too_short")
-        return classes["BleuStats"](**{f: decode(v, classes, smoothing, depth + 1) for f, v in zip(fields, rest)})
+        return classes["BleuStats"](**{f: decode(v, classes, smoothing, depth + 1) for f, v in zip(STATS_FIELDS, rest)})
     if kind == "Smoothing" and len(rest) == 1 and isinstance(rest[0], str) and rest[0].startswith("method"):
         return getattr(smoothing, rest[0])
     raise ValueError(f"not a value: {str(plain)[:80]}")
