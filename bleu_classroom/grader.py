@@ -69,8 +69,10 @@ def grade(
                 warnings.simplefilter("ignore")
                 _CASES.update(grading_cases(oracle))
                 _CLASSES.update(oracle.classes())
+        # Under the lock too: CPython 3.11's ast.parse can fail with a SystemError when two
+        # threads parse at once (two grades in threads, as the tests run them).
+        plan = _Plan.of_lessons(memory_mb, budget)
     units = select_units(only)
-    plan = _Plan.of_lessons(memory_mb, budget)
     scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
     try:
         with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:
