@@ -152,10 +152,15 @@ def _column_scores(hyp_lens: list, ref_lens: list, matches: np.ndarray, nltk_tot
     messages = [ZERO_ORDER_WARNING.format(order + 1) for order in range(len(weight))]
     for order in zero_orders[:, 1].tolist():  # sentence by sentence, each sentence's orders in turn
         warnings.warn(messages[order])
-    weighted = []
-    for w_i, m, t in zip(weight, matches.tolist(), nltk_totals.tolist()):
-        logs = [math.log(m_i / t_i) if m_i else LOG_OF_ZERO_STAND_IN for m_i, t_i in zip(m, t)]
-        weighted.append(map(mul, repeat(w_i), logs))
+    # A batch holds few distinct (m, t) pairs: each one's log is taken once, and looked up for every sentence.
+    base = int(nltk_totals.max(initial=0)) + 1
+    codes = matches[: len(weight)] * base + nltk_totals[: len(weight)]
+    distinct, which = np.unique(codes.ravel(), return_inverse=True)
+    m_values, t_values = np.divmod(distinct, base)
+    logs = np.array(
+        [math.log(m / t) if m else LOG_OF_ZERO_STAND_IN for m, t in zip(m_values.tolist(), t_values.tolist())], dtype=float
+    )
+    weighted = [map(mul, repeat(w_i), logs[row].tolist()) for w_i, row in zip(weight, which.reshape(codes.shape))]
     means = map(math.exp, map(math.fsum, zip(*weighted)))
     return [bp * mean if ok else 0 for bp, mean, ok in zip(map(brevity_penalty, ref_lens, hyp_lens), means, scored)]
 
@@ -176,30 +181,31 @@ def batch_counts(
     # hypothesis and per reference), its sentence, and whose it is: 0 the hypothesis's,
     # r + 1 the sentence's reference r's.
     tokens, largest = _token_ids(list_of_references, hypotheses)
-    text = np.repeat(np.arange(len(hypotheses) + len(references)), np.concatenate([hyp_lens, ref_lens]))
-    sentence = np.concatenate([np.arange(len(hypotheses)), ref_sentence])[text]
-    tag = np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1])[text]
+    text_lens = np.concatenate([hyp_lens, ref_lens])
+    sentence = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]), text_lens)
+    tag = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]), text_lens)
+    room = np.repeat(np.cumsum(text_lens), text_lens) - np.arange(len(tokens))  # tokens from here to its text's end
 
     token_bits = max(largest, 1).bit_length()
     matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
     start = np.arange(len(tokens))  # where each n-gram still in the running starts
     prefix = sentence  # a number for its sentence and its first n - 1 tokens
+    sentence_of = np.arange(len(hypotheses))  # the sentence of each prefix number
     for n in range(1, max_n + 1):
         if n > 1:
-            # An n-gram is an (n-1)-gram and the token after it, if that token is in the same text.
-            last = start + n - 1
-            fits = last < len(tokens)
-            fits[fits] = text[last[fits]] == text[start[fits]]
+            fits = room[start] >= n  # an n-gram ends in the text it starts in
             start, prefix = start[fits], prefix[fits]
+        key = prefix << token_bits
+        key |= tokens[start + n - 1]
         # Sorted by (n-gram, whose), each n-gram's counts lie side by side, the hypothesis's first.
-        key, whose, order = _sorted(prefix << token_bits | tokens[start + n - 1], tag[start])
-        first = _starts(key, whose)  # each run: one n-gram in one text
-        counts, whose = np.diff(np.append(first, len(key))), whose[first]
-        group = _starts(key[first])  # each n-gram's first run: the hypothesis's, if it has the n-gram
+        run_key, whose, first, order = _runs(key, tag[start])  # each run: one n-gram in one text
+        counts = np.diff(np.append(first, len(key)))
+        group = _starts(run_key)  # each n-gram's first run: the hypothesis's, if it has the n-gram
         in_hypothesis = np.where(whose[group] == 0, counts[group], 0)
         most_in_a_reference = np.maximum.reduceat(np.where(whose > 0, counts, 0), group) if len(group) else group
         clipped = np.minimum(in_hypothesis, most_in_a_reference)
-        matches[n - 1] = np.bincount(sentence[start[order[first[group]]]], weights=clipped, minlength=len(hypotheses))
+        group_sentence = sentence_of[run_key[group] >> token_bits]
+        matches[n - 1] = np.bincount(group_sentence, weights=clipped, minlength=len(hypotheses))
         if n < max_n:
             # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
             # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
@@ -207,6 +213,7 @@ def batch_counts(
             ngram_of = np.repeat(np.arange(len(group)), np.diff(np.append(first[group], len(key))))
             keep = shared[ngram_of]
             start, prefix = start[order[keep]], (np.cumsum(shared) - 1)[ngram_of[keep]]
+            sentence_of = group_sentence[shared]
 
     # The closest reference length, ties to the shorter: the smallest (distance, length).
     distance = np.abs(ref_lens - hyp_lens[ref_sentence])
@@ -254,20 +261,33 @@ def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypothes
     return np.concatenate([hypothesis_ids, reference_ids]), unmatched
 
 
-def _sorted(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``key`` and ``tag`` sorted by key, then tag, and the order that sorts them (``np.lexsort``'s).
+def _runs(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of equal (key, tag) once sorted by key, then tag: each run's key, its tag, where it starts; and the order that sorts them (``np.lexsort``'s).
 
     Where key, tag and row number fit in one int64 side by side, one
     ``np.sort`` of those numbers does it, faster than ``np.lexsort`` or
-    ``np.argsort``.
+    ``np.argsort``. It is done in ``key`` itself, which the caller gives up:
+    each new array this long can be fresh memory that the system maps page by
+    page, a cost of its own on top of the arithmetic.
     """
     tag_bits = int(tag.max(initial=0)).bit_length()
     row_bits = max(len(key) - 1, 1).bit_length()
     if int(key.max(initial=0)).bit_length() + tag_bits + row_bits > PACKED_BITS:
         order = np.lexsort((tag, key))
-        return key[order], tag[order], order
-    packed = np.sort((key << tag_bits | tag) << row_bits | np.arange(len(key)))
-    return packed >> (tag_bits + row_bits), packed >> row_bits & ((1 << tag_bits) - 1), packed & ((1 << row_bits) - 1)
+        key, tag = key[order], tag[order]
+        first = _starts(key, tag)
+        return key[first], tag[first], first, order
+    packed = key
+    packed <<= tag_bits
+    packed |= tag
+    packed <<= row_bits
+    packed |= np.arange(len(packed))
+    packed.sort()
+    order = packed & ((1 << row_bits) - 1)
+    packed >>= row_bits  # each is now key << tag_bits | tag
+    first = _starts(packed)
+    runs = packed[first]
+    return runs >> tag_bits, runs & ((1 << tag_bits) - 1), first, order
 
 
 def _starts(*columns: np.ndarray) -> np.ndarray:
