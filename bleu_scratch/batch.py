@@ -30,7 +30,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import chain, count, repeat
-from operator import mul
+from operator import itemgetter, mul
 
 import numpy as np
 
@@ -177,25 +177,28 @@ def batch_counts(
     ref_sentence = np.repeat(np.arange(len(hypotheses)), refs_per_sentence)
     first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
     ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
-    # Every token of the batch, hypotheses first, with the text it belongs to (a number per
-    # hypothesis and per reference), its sentence, and whose it is: 0 the hypothesis's,
-    # r + 1 the sentence's reference r's.
+    # Every token of the batch, hypotheses first, with its sentence, whose it is (0 the
+    # hypothesis's, r + 1 the sentence's reference r's), and how many tokens of its text
+    # start there. Arrays this long hold int32 where the numbers fit: half the memory to write.
     tokens, largest = _token_ids(list_of_references, hypotheses)
+    small = _index_type(len(tokens))
     text_lens = np.concatenate([hyp_lens, ref_lens])
-    sentence = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]), text_lens)
-    tag = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]), text_lens)
-    room = np.repeat(np.cumsum(text_lens), text_lens) - np.arange(len(tokens))  # tokens from here to its text's end
+    sentence = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens)
+    tag = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens)
+    room = np.repeat(np.cumsum(text_lens).astype(small), text_lens)
+    room -= np.arange(len(tokens), dtype=small)
 
     token_bits = max(largest, 1).bit_length()
     matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
-    start = np.arange(len(tokens))  # where each n-gram still in the running starts
+    start = np.arange(len(tokens), dtype=small)  # where each n-gram still in the running starts
     prefix = sentence  # a number for its sentence and its first n - 1 tokens
     sentence_of = np.arange(len(hypotheses))  # the sentence of each prefix number
     for n in range(1, max_n + 1):
         if n > 1:
             fits = room[start] >= n  # an n-gram ends in the text it starts in
             start, prefix = start[fits], prefix[fits]
-        key = prefix << token_bits
+        key = prefix.astype(np.int64)
+        key <<= token_bits
         key |= tokens[start + n - 1]
         # Sorted by (n-gram, whose), each n-gram's counts lie side by side, the hypothesis's first.
         run_key, whose, first, order = _runs(key, tag[start])  # each run: one n-gram in one text
@@ -210,9 +213,9 @@ def batch_counts(
             # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
             # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
             shared = clipped > 0
-            ngram_of = np.repeat(np.arange(len(group)), np.diff(np.append(first[group], len(key))))
+            ngram_of = np.repeat(np.arange(len(group), dtype=small), np.diff(np.append(first[group], len(key))))
             keep = shared[ngram_of]
-            start, prefix = start[order[keep]], (np.cumsum(shared) - 1)[ngram_of[keep]]
+            start, prefix = start[order[keep]], (np.cumsum(shared, dtype=small) - 1)[ngram_of[keep]]
             sentence_of = group_sentence[shared]
 
     # The closest reference length, ties to the shorter: the smallest (distance, length).
@@ -238,27 +241,33 @@ def _counts_by_chunk(
 
 
 def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]) -> tuple[np.ndarray, int]:
-    """Every token of the batch as an integer, hypotheses first, then the references in order; and the largest.
+    """Every token of the batch as an int32, hypotheses first, then the references in order; and the largest.
 
     Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
     numbered by a dict, so they get the same number exactly when they are
     equal in NLTK's Counters; a reference token found in no hypothesis cannot
     match, and they all share one number.
     """
-    def every_token():
-        return chain.from_iterable(chain(hypotheses, *list_of_references))
-
-    if type(next(every_token(), None)) is int:
-        distinct = set(every_token())
+    hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
+    reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
+    size = len(hypothesis_tokens) + len(reference_tokens)
+    if type(next(chain(hypothesis_tokens, reference_tokens), None)) is int:
+        distinct = set(hypothesis_tokens).union(reference_tokens)
         if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
-            return np.fromiter(every_token(), np.int64), max(distinct)
+            return np.fromiter(chain(hypothesis_tokens, reference_tokens), np.int32, size), max(distinct)
     # A new hypothesis token gets the next number as it is first seen (in C: the
-    # defaultdict calls the counter); then every reference token is looked up.
+    # defaultdict calls the counter); then every reference token is looked up, and
+    # one found in no hypothesis gets the number after them.
     numbers = defaultdict(count().__next__)
-    hypothesis_ids = np.fromiter(map(numbers.__getitem__, chain.from_iterable(hypotheses)), np.int64)
+    hypothesis_ids = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
-    reference_ids = np.fromiter(map(numbers.get, chain.from_iterable(chain(*list_of_references)), repeat(unmatched)), np.int64)
-    return np.concatenate([hypothesis_ids, reference_ids]), unmatched
+    numbers.default_factory = repeat(unmatched).__next__
+    return np.fromiter(chain(hypothesis_ids, _look_up(numbers, reference_tokens)), np.int32, size), unmatched
+
+
+def _look_up(table: dict, keys: tuple) -> tuple:
+    """``table[key]`` of every key, looked up in C by one ``itemgetter`` call."""
+    return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
 
 
 def _runs(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -283,11 +292,20 @@ def _runs(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     packed <<= row_bits
     packed |= np.arange(len(packed))
     packed.sort()
-    order = packed & ((1 << row_bits) - 1)
+    order = (packed & ((1 << row_bits) - 1)).astype(_index_type(len(packed)))
     packed >>= row_bits  # each is now key << tag_bits | tag
     first = _starts(packed)
     runs = packed[first]
     return runs >> tag_bits, runs & ((1 << tag_bits) - 1), first, order
+
+
+def _index_type(size: int) -> type:
+    """int32 where every position of ``size`` things fits, else int64.
+
+    >>> _index_type(5_000).__name__, _index_type(2**31).__name__
+    ('int32', 'int64')
+    """
+    return np.int32 if size < 1 << 31 else np.int64
 
 
 def _starts(*columns: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ unchanged, other collections NLTK accepts (a numpy array of tokens, a deque,
 a set of references) copied into a list, so the lessons can slice them.
 """
 
-from collections.abc import Collection, Iterator, Mapping, Sequence, Set
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence, Set
 from itertools import chain
 from operator import is_
 from typing import Any
@@ -23,7 +23,6 @@ from .sentence import BleuStats, max_n_of
 STR_ONLY = {str}
 # The types a corpus is almost always made of, tested first for the whole corpus at once.
 PLAIN_SEQUENCES = {list, tuple}
-PLAIN_TOKENS = {str, int}
 
 
 def check_tokens(tokens: Any, what: str) -> Sequence:
@@ -152,19 +151,19 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
 
 
 def _plainly_well_formed(list_of_references: Sequence, hypotheses: Sequence) -> bool:
-    """Lists of lists of str (or int) tokens, and a reference in every list: nothing to report or copy.
+    """Lists (or tuples) of lists of hashable tokens, and a reference in every list: nothing to report or copy.
 
-    Each level's types are collected in C (map, set) over the whole corpus, so
-    the usual corpus passes without a Python loop per sentence; anything else
-    goes through the checks that name the first mistake.
+    Each level is checked in C (map, set) over the whole corpus, so the usual
+    corpus passes without a Python loop per sentence. A token is only ever
+    wrong for being unhashable, so one set of every token checks them all.
+    Anything else goes through the checks that name the first mistake.
     """
     return (
         set(map(type, hypotheses)) <= PLAIN_SEQUENCES
         and set(map(type, list_of_references)) <= PLAIN_SEQUENCES
         and all(list_of_references)
         and set(map(type, chain.from_iterable(list_of_references))) <= PLAIN_SEQUENCES
-        and set(map(type, chain.from_iterable(hypotheses))) <= PLAIN_TOKENS
-        and set(map(type, chain.from_iterable(chain.from_iterable(list_of_references)))) <= PLAIN_TOKENS
+        and _all_hashable(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
     )
 
 
@@ -314,6 +313,14 @@ def _looks_like_a_token(value: Any) -> bool:
     if isinstance(value, str):
         return bool(value.strip()) and " " not in value.strip()
     return not isinstance(value, (Collection, Iterator))
+
+
+def _all_hashable(tokens: Iterable) -> bool:
+    try:
+        set(tokens)
+    except TypeError:
+        return False
+    return True
 
 
 def _hashable(value: Any) -> bool:

@@ -157,6 +157,28 @@ class TestUnhashableTokens:
             sentence_bleu([[REF]], [HYP])
 
 
+class TestTokensOfACorpus:
+    """The corpus door checks every token at once, by putting them all in one set: an unhashable one is still named."""
+
+    def test_an_unhashable_hypothesis_token(self, record):
+        assert record(nltk_bleu.corpus_bleu, [[REF], [REF]], [HYP, ["the", ["cat"]]]).error is TypeError
+        with pytest.raises(TypeError, match=r"hypotheses\[1\] contains an unhashable token of type list"):
+            corpus_bleu([[REF], [REF]], [HYP, ["the", ["cat"]]])
+
+    def test_an_unhashable_reference_token(self):
+        with pytest.raises(TypeError, match=r"list_of_references\[1\]\[1\] contains an unhashable token of type dict"):
+            bleu_scratch.batch_sentence_bleu([[REF], [REF, ["the", {}]]], [HYP, HYP])
+
+    def test_other_hashable_tokens_are_scored_as_nltk_scores_them(self):
+        # Tuples, floats and None are hashable: no mistake to report, and 1.0 is the token 1, as in NLTK's Counters.
+        list_of_references = [[[("a",), 1, 2.5, None, "x"]], [[1.0, True, 3]]]
+        hypotheses = [[("a",), 1, 2.5, "x"], [1, 1, 3]]
+        expected = nltk_bleu.corpus_bleu(list_of_references, hypotheses, weights=(0.5, 0.5))
+        assert corpus_bleu(list_of_references, hypotheses, weights=(0.5, 0.5)) == expected
+        scores = bleu_scratch.batch_sentence_bleu(list_of_references, hypotheses, weights=(0.5, 0.5))
+        assert scores == [nltk_bleu.sentence_bleu(r, h, weights=(0.5, 0.5)) for r, h in zip(list_of_references, hypotheses)]
+
+
 def test_not_a_sequence():
     with pytest.raises(TypeError, match=r"hypothesis must be a list of tokens, got generator.*list\(\.\.\.\)"):
         sentence_bleu([REF], (token for token in HYP))
