@@ -49,7 +49,7 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
     try:
         set(tokens)
     except TypeError:
-        bad = next(t for t in tokens if not _hashable(t))
+        bad = next(t for t in tokens if not _all_hashable([t]))
         raise TypeError(
             f"{what} contains an unhashable token of type {type(bad).__name__} "
             f"({_short(bad)}); tokens must be hashable (usually str). If this is a "
@@ -318,14 +318,6 @@ def _looks_like_a_token(value: Any) -> bool:
 def _all_hashable(tokens: Iterable) -> bool:
     try:
         set(tokens)
-    except TypeError:
-        return False
-    return True
-
-
-def _hashable(value: Any) -> bool:
-    try:
-        hash(value)
     except TypeError:
         return False
     return True
