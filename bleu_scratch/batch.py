@@ -178,8 +178,9 @@ def batch_counts(
     first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
     ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
     # Every token of the batch, hypotheses first, with its sentence, whose it is (0 the
-    # hypothesis's, r + 1 the sentence's reference r's), and how many tokens of its text
-    # start there. Arrays this long hold int32 where the numbers fit: half the memory to write.
+    # hypothesis's, r + 1 the sentence's reference r's), and its room: how many tokens its
+    # text has from it to the end, itself included (the longest n-gram that can start there).
+    # Arrays this long hold int32 where the numbers fit: half the memory to write.
     tokens, largest = _token_ids(list_of_references, hypotheses)
     small = _index_type(len(tokens))
     text_lens = np.concatenate([hyp_lens, ref_lens])
@@ -207,7 +208,7 @@ def batch_counts(
         in_hypothesis = np.where(whose[group] == 0, counts[group], 0)
         most_in_a_reference = np.maximum.reduceat(np.where(whose > 0, counts, 0), group) if len(group) else group
         clipped = np.minimum(in_hypothesis, most_in_a_reference)
-        group_sentence = sentence_of[run_key[group] >> token_bits]
+        group_sentence = sentence_of[run_key[group] >> token_bits]  # a key's high bits are its prefix number
         matches[n - 1] = np.bincount(group_sentence, weights=clipped, minlength=len(hypotheses))
         if n < max_n:
             # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
@@ -266,12 +267,18 @@ def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypothes
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
-    """``table[key]`` of every key, looked up in C by one ``itemgetter`` call."""
+    """``table[key]`` of every key, looked up in C by one ``itemgetter`` call.
+
+    ``itemgetter`` needs at least one key, and with one it returns the value
+    itself, not a tuple: those two cases are looked up one by one.
+    """
     return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
 
 
 def _runs(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The runs of equal (key, tag) once sorted by key, then tag: each run's key, its tag, where it starts; and the order that sorts them (``np.lexsort``'s).
+    """Sort by key, then tag; return each run of equal (key, tag): its key, tag and start; and the sorting order.
+
+    The order is ``np.lexsort``'s.
 
     Where key, tag and row number fit in one int64 side by side, one
     ``np.sort`` of those numbers does it, faster than ``np.lexsort`` or

@@ -48,8 +48,13 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
         return tokens
     try:
         set(tokens)
-    except TypeError:
-        bad = next(t for t in tokens if not _all_hashable([t]))
+    except TypeError as error:
+        bad = next((t for t in tokens if not _all_hashable([t])), None)
+        if bad is None:  # each token hashes, but comparing two of them failed
+            raise TypeError(
+                f"{what}: comparing its tokens raised TypeError ({error}); tokens must be "
+                f"hashable and comparable with each other (usually str)"
+            ) from None
         raise TypeError(
             f"{what} contains an unhashable token of type {type(bad).__name__} "
             f"({_short(bad)}); tokens must be hashable (usually str). If this is a "

@@ -169,6 +169,17 @@ class TestTokensOfACorpus:
         with pytest.raises(TypeError, match=r"list_of_references\[1\]\[1\] contains an unhashable token of type dict"):
             bleu_scratch.batch_sentence_bleu([[REF], [REF, ["the", {}]]], [HYP, HYP])
 
+    def test_tokens_that_hash_but_cannot_be_compared(self):
+        class Odd:
+            def __hash__(self):
+                return 1
+
+            def __eq__(self, other):
+                raise TypeError("no comparing")
+
+        with pytest.raises(TypeError, match=r"hypothesis: comparing its tokens raised TypeError \(no comparing\)"):
+            sentence_bleu([REF], [Odd(), Odd()])
+
     def test_other_hashable_tokens_are_scored_as_nltk_scores_them(self):
         # Tuples, floats and None are hashable: no mistake to report, and 1.0 is the token 1, as in NLTK's Counters.
         list_of_references = [[[("a",), 1, 2.5, None, "x"]], [[1.0, True, 3]]]
