@@ -5,77 +5,104 @@
 ``corpus_bleu``, ``modified_precision``, ``closest_ref_length``,
 ``brevity_penalty`` and ``SmoothingFunction``.
 
-Every name here is a lesson's, in lesson order. The functions that take
-input a user can get wrong are checked once at the door (``api.py``) and
-then run the lesson's code unchanged. Two names are not their lessons' own:
-``sentence_bleu`` and ``corpus_bleu`` are lesson 10's, lessons 05 and 06's
-scores on statistics counted faster (``fast.py``, ``batch.py``), the same values;
-``bleu_scratch.sentence.sentence_bleu`` and ``bleu_scratch.corpus.corpus_bleu``
-are lessons 05 and 06's.
+Every name here is a lesson's, in lesson order, and is that lesson's own
+code: ``sentence_bleu`` is lesson 05's (``lesson05_sentence.py``),
+``corpus_bleu`` lesson 06's. Lesson 10's fast paths have names of their own
+(``fast_sentence_bleu``, ``fast_corpus_bleu``, ``batch_sentence_bleu``,
+``parallel_corpus_bleu``): the same values, faster. Lessons 01 to 09 need
+only the standard library; the names of lessons 10 to 12, which use numpy,
+are imported when first used.
 
 >>> from bleu_scratch import sentence_bleu
 >>> sentence_bleu([["the", "cat", "sat", "down"]], ["the", "cat", "sat", "down"])
 1.0
 """
 
+import importlib
+from typing import Any
+
+__version__ = "0.2.0"
+
 # Lesson 01: tokens and n-grams
-from .api import tokenize_13a, tokenize_lowercase, tokenize_paper, tokenize_punctuation, tokenize_whitespace
-from .tokenize import TOKENIZERS
-from .ngrams import count_ngrams, ngrams
+from .lesson01_tokenize import (
+    TOKENIZERS,
+    tokenize_13a,
+    tokenize_lowercase,
+    tokenize_paper,
+    tokenize_punctuation,
+    tokenize_whitespace,
+)
+from .lesson01_ngrams import count_ngrams, ngrams
 
 # Lesson 02: clipping
-from .clipping import clipped_counts, max_reference_counts
+from .lesson02_clipping import clipped_counts, max_reference_counts
 
 # Lesson 03: modified precision
-from .precision import Precision
-from .api import explain, modified_precision
+from .lesson03_precision import Precision, modified_precision
+from .lesson03_matches import explain
 
 # Lesson 04: the brevity penalty
-from .brevity import brevity_penalty
-from .api import closest_ref_length
+from .lesson04_brevity import brevity_penalty, closest_ref_length
 
-# Lesson 05: the sentence score (sentence_bleu: lesson 10's, see above)
-from .sentence import BleuStats, geometric_mean_score, no_smoothing
-from .api import bleu_from_stats, sentence_stats
+# Lesson 05: the sentence score
+from .lesson05_sentence import BleuStats, bleu_from_stats, geometric_mean_score, no_smoothing, sentence_bleu, sentence_stats
 
-# Lesson 06: the corpus score (corpus_bleu: lesson 10's, see above)
-from .api import corpus_stats
+# Lesson 06: the corpus score
+from .lesson06_corpus import corpus_bleu, corpus_stats
 
 # Lesson 07: smoothing
-from .smoothing import SmoothingError, SmoothingFunction
+from .lesson07_smoothing import SmoothingError, SmoothingFunction
 
 # Lesson 08: published figures and the variants behind them
-from .variants import renormalised_weights
-from .api import first_closest_ref_length, shortest_ref_length, variant_sentence_bleu
-from .posts import numpy_sum
-from .api import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, study_notes_bleu
+from .lesson08_variants import first_closest_ref_length, renormalised_weights, shortest_ref_length, variant_sentence_bleu
+from .lesson08_posts import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, numpy_sum, study_notes_bleu
 
 # Lesson 09: sacrebleu
-from .api import sacrebleu_from_stats
+from .lesson09_sacrebleu import sacrebleu_from_stats
 
-# Lesson 10: scale
-from .fast import fast_corpus_stats, fast_sentence_stats, fast_stats_of_pairs
-from .api import (
-    batch_corpus_stats,
-    batch_sentence_bleu,
-    batch_sentence_stats,
-    corpus_bleu,
-    fast_bleu_from_stats,
-    parallel_corpus_bleu,
-    parallel_corpus_stats,
-    sentence_bleu,
-)
-from .synthetic import synthetic_corpus
+# Lessons 10 to 12 use numpy: each name is imported from its module when first used.
+LATER_LESSONS = {
+    # Lesson 10: scale
+    "fast_sentence_stats": "lesson10_fast",
+    "fast_corpus_stats": "lesson10_fast",
+    "fast_stats_of_pairs": "lesson10_fast",
+    "fast_sentence_bleu": "lesson10_fast",
+    "batch_sentence_stats": "lesson10_batch",
+    "batch_corpus_stats": "lesson10_batch",
+    "batch_sentence_bleu": "lesson10_batch",
+    "fast_corpus_bleu": "lesson10_batch",
+    "parallel_corpus_stats": "lesson10_parallel",
+    "parallel_corpus_bleu": "lesson10_parallel",
+    "synthetic_corpus": "lesson10_synthetic",
+    # Lesson 11: is the difference real?
+    "segment_table": "lesson11_resampling",
+    "resampled_stats": "lesson11_resampling",
+    "bootstrap_interval": "lesson11_resampling",
+    "PairedResult": "lesson11_significance",
+    "paired_test": "lesson11_significance",
+    # Lesson 12: what BLEU cannot see
+    "pearson": "lesson12_correlation",
+    "kendall_tau": "lesson12_correlation",
+    "discordant_pairs": "lesson12_correlation",
+    "bigram_mismatch_chunks": "lesson12_permutations",
+    "permutations_keeping_matches": "lesson12_permutations",
+    "word_edit_distance": "lesson12_relatives",
+    "word_error_rate": "lesson12_relatives",
+    "WordNetStandIn": "lesson12_relatives",
+}
 
-# Lesson 11: is the difference real? (numpy from here on)
-from .resampling import bootstrap_interval, resampled_stats, segment_table
-from .significance import PairedResult
-from .api import paired_test
-# Lesson 12: what BLEU cannot see
-from .api import discordant_pairs, kendall_tau, pearson
-from .api import bigram_mismatch_chunks, permutations_keeping_matches
-from .api import word_edit_distance, word_error_rate
-from .relatives import WordNetStandIn
+
+def __getattr__(name: str) -> Any:
+    if name not in LATER_LESSONS:
+        raise AttributeError(f"module 'bleu_scratch' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{LATER_LESSONS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(LATER_LESSONS))
+
 
 __all__ = [
     "TOKENIZERS",
@@ -98,7 +125,9 @@ __all__ = [
     "no_smoothing",
     "geometric_mean_score",
     "bleu_from_stats",
+    "sentence_bleu",
     "corpus_stats",
+    "corpus_bleu",
     "SmoothingFunction",
     "SmoothingError",
     "shortest_ref_length",
@@ -111,29 +140,5 @@ __all__ = [
     "kirchhoff_tokenize",
     "kirchhoff_bleu",
     "sacrebleu_from_stats",
-    "fast_sentence_stats",
-    "fast_corpus_stats",
-    "fast_stats_of_pairs",
-    "fast_bleu_from_stats",
-    "sentence_bleu",
-    "corpus_bleu",
-    "batch_sentence_stats",
-    "batch_corpus_stats",
-    "batch_sentence_bleu",
-    "parallel_corpus_stats",
-    "parallel_corpus_bleu",
-    "synthetic_corpus",
-    "segment_table",
-    "resampled_stats",
-    "bootstrap_interval",
-    "PairedResult",
-    "paired_test",
-    "pearson",
-    "kendall_tau",
-    "discordant_pairs",
-    "bigram_mismatch_chunks",
-    "permutations_keeping_matches",
-    "word_edit_distance",
-    "word_error_rate",
-    "WordNetStandIn",
+    *LATER_LESSONS,
 ]

@@ -21,7 +21,11 @@ import math
 from collections.abc import Sequence
 from itertools import combinations
 
+from . import checks
+from .checks import door
 
+
+@door(checks.paired_scores)
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Pearson's correlation coefficient of two equally long lists of scores.
 
@@ -42,6 +46,7 @@ def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:
     ### END SOLUTION
 
 
+@door(checks.paired_scores)
 def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float:
     """Kendall's tau-b: (concordant - discordant) / sqrt(pairs not tied in xs * pairs not tied in ys).
 
@@ -71,6 +76,7 @@ def kendall_tau(xs: Sequence[float], ys: Sequence[float]) -> float:
     ### END SOLUTION
 
 
+@door(checks.paired_scores_to_compare)
 def discordant_pairs(xs: Sequence[float], ys: Sequence[float]) -> list[tuple[int, int]]:
     """The pairs of positions ``(i, j)``, ``i < j``, that ``xs`` and ``ys`` order opposite ways.
 

@@ -1,4 +1,4 @@
-"""Input checks: what the public functions check at the door, before any lesson code runs.
+"""The checks themselves: each turns one kind of bad argument into an error that says how to fix it.
 
 NLTK accepts some common mistakes silently (a string is scored as a list of
 characters) or crashes on them with an error that does not name the cause
@@ -15,9 +15,12 @@ a set of references) copied into a list, so the lessons can slice them.
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence, Set
 from itertools import chain
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .sentence import BleuStats, max_n_of
+if TYPE_CHECKING:
+    from ..lesson05_sentence import BleuStats
+
+
 
 
 STR_ONLY = {str}
@@ -37,11 +40,11 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
     """
     if isinstance(tokens, (str, bytes)):
         raise TypeError(
-            f"{what} is a {type(tokens).__name__} ({_short(tokens)}), but BLEU needs a "
-            f"list of tokens; split it first, e.g. {_short(tokens)}.split() -> "
-            f"{_short(tokens.split())}"
+            f"{what} is a {type(tokens).__name__} ({shortened(tokens)}), but BLEU needs a "
+            f"list of tokens; split it first, e.g. {shortened(tokens)}.split() -> "
+            f"{shortened(tokens.split())}"
         )
-    tokens = _as_sequence(tokens, what, "a list of tokens")
+    tokens = as_sequence(tokens, what, "a list of tokens")
     # The usual case, and the cheap test: a corpus checks 100,000s of these,
     # so the types are collected in C (map, set), not in a Python loop.
     if set(map(type, tokens)) <= STR_ONLY:
@@ -57,7 +60,7 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
             ) from None
         raise TypeError(
             f"{what} contains an unhashable token of type {type(bad).__name__} "
-            f"({_short(bad)}); tokens must be hashable (usually str). If this is a "
+            f"({shortened(bad)}); tokens must be hashable (usually str). If this is a "
             f"list of sentences, score it with corpus_bleu, not sentence_bleu"
         ) from None
     return tokens
@@ -82,12 +85,12 @@ def check_references(references: Any, what: str = "references", allow_iterator: 
     """
     if isinstance(references, (str, bytes)):
         raise TypeError(
-            f"{what} is a {type(references).__name__} ({_short(references)}), but it must be a "
+            f"{what} is a {type(references).__name__} ({shortened(references)}), but it must be a "
             f"list of references, each a list of tokens: pass [reference.split()]"
         )
     if allow_iterator and isinstance(references, Iterator):
         references = list(references)
-    references = _as_sequence(references, what, "a list of references, each a list of tokens", sets=True)
+    references = as_sequence(references, what, "a list of references, each a list of tokens", sets=True)
     if len(references) == 0:
         raise ValueError(
             f"{what} is empty: a hypothesis needs at least one reference. "
@@ -111,7 +114,7 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
     """
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(
-            f"hypotheses is a {type(hypotheses).__name__} ({_short(hypotheses)}), but corpus_bleu "
+            f"hypotheses is a {type(hypotheses).__name__} ({shortened(hypotheses)}), but corpus_bleu "
             f"needs a list of hypotheses, each a list of tokens: pass [line.split() for line in lines], "
             f"or use sentence_bleu for one sentence"
         )
@@ -120,8 +123,8 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
             f"list_of_references is a {type(list_of_references).__name__}, but corpus_bleu needs one "
             f"list of references per hypothesis: pass [[reference.split()] for reference in lines]"
         )
-    hypotheses = _as_sequence(hypotheses, "hypotheses", "a list of hypotheses")
-    list_of_references = _as_sequence(list_of_references, "list_of_references", "a list of reference lists")
+    hypotheses = as_sequence(hypotheses, "hypotheses", "a list of hypotheses")
+    list_of_references = as_sequence(list_of_references, "list_of_references", "a list of reference lists")
     if len(hypotheses) == len(list_of_references) and hypotheses and _plainly_well_formed(list_of_references, hypotheses):
         return list_of_references, hypotheses
     if len(hypotheses) != len(list_of_references):
@@ -201,18 +204,23 @@ def check_weights(weights: Any) -> None:
     ...
     ValueError: weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)
     """
+    from ..lesson05_sentence import max_n_of  # imported when called: the lessons import these checks
+
     if max_n_of(weights) == 0:
         raise ValueError("weights is empty: give one weight per n-gram order, e.g. (0.25, 0.25, 0.25, 0.25)")
 
 
-def check_stats_for_weights(stats: BleuStats, weights: Any) -> None:
+def check_stats_for_weights(stats: "BleuStats", weights: Any) -> None:
     """Raise a clear error unless ``stats`` counted every n-gram order ``weights`` needs.
 
+    >>> from bleu_scratch import BleuStats
     >>> check_stats_for_weights(BleuStats.zero(2), (0.25, 0.25, 0.25, 0.25))
     Traceback (most recent call last):
     ...
     ValueError: weights need 4-gram statistics, but stats have max_n=2
     """
+    from ..lesson05_sentence import max_n_of
+
     check_weights(weights)
     if stats.max_n < max_n_of(weights):
         raise ValueError(f"weights need {max_n_of(weights)}-gram statistics, but stats have max_n={stats.max_n}")
@@ -248,7 +256,7 @@ def check_text_references(references: Any, function: str) -> Sequence[str]:
     """
     if isinstance(references, (str, bytes)):
         raise TypeError(f"{function} takes a list of reference lines, got one {type(references).__name__}: pass [reference]")
-    references = _as_sequence(references, "references", "a list of reference lines", sets=True)
+    references = as_sequence(references, "references", "a list of reference lines", sets=True)
     if len(references) == 0:
         raise ValueError(f"references is empty: {function} needs at least one reference line")
     for i, reference in enumerate(references):
@@ -267,19 +275,22 @@ def check_text(line: Any, what: str, function: str, role: str = "the hypothesis"
     if not isinstance(line, str):
         raise TypeError(
             f"{function} takes {role} as one line of text (a str) and tokenizes it; "
-            f"{what} is {_a(line)}: pass ' '.join(tokens)"
+            f"{what} is {article(line)}: pass ' '.join(tokens)"
         )
 
 
 def check_sacrebleu_options(stats: Any, smooth_method: str, methods: Collection[str]) -> None:
     """Raise a clear error unless ``stats`` are ``BleuStats`` and ``smooth_method`` one of ``methods``.
 
+    >>> from bleu_scratch import BleuStats
     >>> check_sacrebleu_options(BleuStats.zero(4), "exp", ["exp", "none"])
     >>> check_sacrebleu_options(BleuStats.zero(4), "add-one", ["exp", "none"])
     Traceback (most recent call last):
     ...
     ValueError: smooth_method must be one of ['exp', 'none'], got 'add-one'
     """
+    from ..lesson05_sentence import BleuStats
+
     if not isinstance(stats, BleuStats):
         raise TypeError(f"stats must be BleuStats (from sentence_stats or corpus_stats), got {type(stats).__name__}")
     if smooth_method not in methods:
@@ -290,24 +301,24 @@ def _check_item(value: Any, what: str, kind: str, kinds: str, fix: str) -> Seque
     """One reference or hypothesis of a list. A token there means the list was one unwrapped sentence."""
     if _looks_like_a_token(value):
         raise TypeError(
-            f"{what} is {_a(value)} ({_short(value)}), but each {kind} must be a list of tokens. "
+            f"{what} is {article(value)} ({shortened(value)}), but each {kind} must be a list of tokens. "
             f"It looks like one {kind} was passed unwrapped: pass [{kind}] (a list of {kinds}), {fix}"
         )
     return check_tokens(value, what)
 
 
-def _as_sequence(value: Any, what: str, expected: str, sets: bool = False) -> Sequence:
+def as_sequence(value: Any, what: str, expected: str, sets: bool = False) -> Sequence:
     """A list or tuple as it is; another ordered collection (numpy array, deque) as a list."""
     if isinstance(value, (list, tuple)):
         return value
     if isinstance(value, Mapping) or (isinstance(value, Set) and not sets):
         raise TypeError(
-            f"{what} is {_a(value)}, which has no order (or no repeats), but BLEU "
+            f"{what} is {article(value)}, which has no order (or no repeats), but BLEU "
             f"needs {expected} in order; pass a list"
         )
     if isinstance(value, Iterator) or not isinstance(value, Collection):
         raise TypeError(
-            f"{what} must be {expected}, got {type(value).__name__} ({_short(value)}); "
+            f"{what} must be {expected}, got {type(value).__name__} ({shortened(value)}); "
             f"convert it with list(...)"
         )
     return list(value)
@@ -328,13 +339,13 @@ def _all_hashable(tokens: Iterable) -> bool:
     return True
 
 
-def _a(value: Any) -> str:
+def article(value: Any) -> str:
     """'a str', 'an int': the type of ``value`` with its article."""
     name = type(value).__name__
     return f"an {name}" if name[0].lower() in "aeiou" else f"a {name}"
 
 
-def _short(value: Any, limit: int = 40) -> str:
+def shortened(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "..." + text[-1]
 

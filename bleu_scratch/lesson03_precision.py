@@ -9,8 +9,10 @@ import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .clipping import clipped_counts, max_reference_counts
-from .ngrams import Token, count_ngrams
+from . import checks
+from .checks import door
+from .lesson02_clipping import clipped_counts, max_reference_counts
+from .lesson01_ngrams import Token, count_ngrams
 
 
 class Precision(Fraction):
@@ -70,6 +72,7 @@ class Precision(Fraction):
         return str(self._raw[0]) if self._raw[1] == 1 else f"{self._raw[0]}/{self._raw[1]}"
 
 
+@door(checks.order, checks.hypothesis, checks.references_read_once)
 def modified_precision(
     references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int
 ) -> Precision:

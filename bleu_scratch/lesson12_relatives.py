@@ -18,9 +18,12 @@ sacrebleu's. This module holds the two pieces they leave to us:
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .ngrams import Token
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
 
 
+@door(checks.reference, checks.hypothesis)
 def word_edit_distance(reference: Sequence[Token], hypothesis: Sequence[Token]) -> int:
     """The fewest word insertions, deletions and substitutions that turn ``hypothesis`` into ``reference``.
 
@@ -74,6 +77,7 @@ def edit_rate(edits: float, ref_length: float) -> float:
     return 1.0 if edits > 0 else 0.0
 
 
+@door(checks.sentence_pair)
 def word_error_rate(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token]) -> float:
     """WER of one hypothesis: its fewest edits to any reference, over the mean reference length.
 

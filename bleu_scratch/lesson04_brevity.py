@@ -8,9 +8,12 @@ shorter than the reference length closest to it.
 import math
 from collections.abc import Sequence
 
-from .ngrams import Token
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
 
 
+@door(checks.references_read_once)
 def closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> int:
     """The reference length closest to ``hyp_len``; ties go to the shorter one.
 

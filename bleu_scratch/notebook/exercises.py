@@ -45,8 +45,8 @@ def unwritten_exercise(error: BaseException) -> str | None:
 def exercise_not_written(module: str, function: str) -> str:
     """What a skipped test says about ``function`` of ``module``, an exercise not written yet.
 
-    >>> exercise_not_written("bleu_scratch.clipping", "clipped_counts")
-    "bleu_scratch.clipped_counts is lesson 02's exercise: not written yet (bleu_scratch/clipping.py)"
+    >>> exercise_not_written("bleu_scratch.lesson02_clipping", "clipped_counts")
+    "bleu_scratch.clipped_counts is lesson 02's exercise: not written yet (bleu_scratch/lesson02_clipping.py)"
     """
     lesson = re.match(r"\s*Lesson (\d+)", importlib.import_module(module).__doc__ or "")
     which = f"lesson {lesson.group(1)}'s exercise" if lesson else "an exercise"

@@ -23,9 +23,12 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from .ngrams import Token
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
 
 
+@door(checks.sentence_pair)
 def bigram_mismatch_chunks(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token]) -> list[list[Token]]:
     """The hypothesis cut at every bigram that no reference has.
 
@@ -47,6 +50,7 @@ def bigram_mismatch_chunks(references: Sequence[Sequence[Token]], hypothesis: Se
     ### END SOLUTION
 
 
+@door(checks.sentence_pair)
 def permutations_keeping_matches(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token]) -> int:
     """How many different orders of the hypothesis's pieces keep every matched n-gram (the original included).
 

@@ -83,7 +83,7 @@ def data_dir() -> Path:
     True
     """
     places = [Path(os.environ["BLEU_SCRATCH_DATA"])] if os.environ.get("BLEU_SCRATCH_DATA") else []
-    places.append(Path(__file__).resolve().parent.parent / "data")
+    places.append(Path(__file__).resolve().parents[2] / "data")
     for place in places:
         if (place / "published_examples.json").is_file():
             return place
@@ -166,7 +166,7 @@ def explain_stops() -> bool:
 
     A stub raises a bare ``NotImplementedError``; after its traceback the
     notebook then prints, e.g., "bleu_scratch.count_ngrams is lesson 01's
-    exercise: not written yet (bleu_scratch/ngrams.py). Write it there, save
+    exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there, save
     the file, then restart the kernel ...". Other errors show as usual.
     Returns whether it is installed (False outside IPython).
     """

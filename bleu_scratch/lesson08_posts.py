@@ -31,11 +31,13 @@ lessons' counting and brevity penalty; only the posts' own choices are new.
 import math
 from collections.abc import Sequence
 
-from .brevity import brevity_penalty, closest_ref_length
-from .ngrams import Token
-from .precision import Precision
-from .sentence import DEFAULT_WEIGHTS, sentence_stats
-from .variants import first_closest_ref_length, renormalised_weights, shortest_ref_length
+from . import checks
+from .checks import door
+from .lesson04_brevity import brevity_penalty, closest_ref_length
+from .lesson01_ngrams import Token
+from .lesson03_precision import Precision
+from .lesson05_sentence import DEFAULT_WEIGHTS, sentence_stats
+from .lesson08_variants import first_closest_ref_length, renormalised_weights, shortest_ref_length
 
 # numpy adds an array of 8 values or more in 8 running sums, and splits one of
 # more than 128 values in two halves, each a multiple of 8 long.
@@ -73,6 +75,7 @@ def numpy_sum(values: Sequence[float]) -> float:
     return numpy_sum(values[:half]) + numpy_sum(values[half:])
 
 
+@door(checks.sentence_pair, checks.weights)
 def introduction_bleu(
     references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], weights: Sequence[float] = DEFAULT_WEIGHTS
 ) -> float:
@@ -102,6 +105,7 @@ def introduction_bleu(
     return bp * math.exp(numpy_sum([w_n * math.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)]))
 
 
+@door(checks.sentence_pair, checks.weights)
 def study_notes_bleu(
     references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], weights: Sequence[float] = DEFAULT_WEIGHTS
 ) -> float:
@@ -136,6 +140,7 @@ def study_notes_bleu(
     return brevity_penalty(closest_ref_length(references, c), c) * math.exp(log_sum)
 
 
+@door(checks.line)
 def kirchhoff_tokenize(line: str) -> list[str]:
     """The tokens of Kirchhoff's ``preprocess_text``: each whitespace word lowercased, letters and digits only.
 
@@ -148,6 +153,7 @@ def kirchhoff_tokenize(line: str) -> list[str]:
     return ["".join(char for char in word if char.isalnum()) for word in line.lower().split()]
 
 
+@door(checks.text_pair, checks.weights)
 def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence[float] = DEFAULT_WEIGHTS):
     """What Kirchhoff's ``bleu_score_sentence`` returns for lines of text.
 

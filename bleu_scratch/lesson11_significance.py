@@ -27,7 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .resampling import (
+from . import checks
+from .checks import door
+from .lesson11_resampling import (
     Stream,
     bootstrap_draws,
     bootstrap_interval,
@@ -37,8 +39,8 @@ from .resampling import (
     row_stats,
     segment_table,
 )
-from .sacre import sacrebleu_from_stats
-from .tokenize import TOKENIZERS
+from .lesson09_sacrebleu import sacrebleu_from_stats
+from .lesson01_tokenize import TOKENIZERS
 
 # sacrebleu's defaults: resamples for the bootstrap, trials for randomization,
 # and resamples for the interval that goes with randomization.
@@ -144,6 +146,7 @@ def tokenized_streams(streams: Sequence[Sequence[str]], tokenize: str, progress:
     return result
 
 
+@door(checks.paired_test)
 def paired_test(
     named_systems: Sequence[tuple[str, Sequence[str]]],
     references: Sequence[Sequence[str]],

@@ -18,12 +18,15 @@ written here next to the standard one so both can be run on the same input:
 
 from collections.abc import Callable, Sequence
 
-from .brevity import brevity_penalty, closest_ref_length
-from .ngrams import Token
-from .precision import Precision
-from .sentence import DEFAULT_WEIGHTS, geometric_mean_score, sentence_stats
+from . import checks
+from .checks import door
+from .lesson04_brevity import brevity_penalty, closest_ref_length
+from .lesson01_ngrams import Token
+from .lesson03_precision import Precision
+from .lesson05_sentence import DEFAULT_WEIGHTS, geometric_mean_score, sentence_stats
 
 
+@door(checks.references)
 def shortest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> int:
     """The length of the shortest reference, whatever the hypothesis length.
 
@@ -41,6 +44,7 @@ def shortest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> 
     ### END SOLUTION
 
 
+@door(checks.references)
 def first_closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> int:
     """The closest reference length; a tie goes to the reference listed first.
 
@@ -74,6 +78,7 @@ def renormalised_weights(p_n: Sequence[Precision], weights: Sequence[float]) -> 
     ### END SOLUTION
 
 
+@door(checks.sentence_pair)
 def variant_sentence_bleu(
     references: Sequence[Sequence[Token]],
     hypothesis: Sequence[Token],

@@ -18,26 +18,34 @@ of the whole batch at once:
    longer match: the others drop out before the next order, and the rest are
    numbered 0, 1, 2, ... so that keys stay small integers.
 
-Each sentence is then scored by lesson 10's ``fast_bleu_from_stats``, with
+Each sentence is then scored by lesson 05's rules (``brevity_penalty``,
+``no_smoothing``'s warning, ``reweighed``, ``geometric_mean_score``) with
 Python's own floating-point functions, so every value is ``sentence_bleu``'s
 to the last bit (numpy's logarithm may differ from the C library's in the last
-bit, so it is not used for the score). This is the one lesson module that
-needs numpy.
+bit, so it is not used for the score).
 """
 
-import math
-import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from itertools import chain, count, repeat
-from operator import itemgetter, mul
+from operator import itemgetter
 
 import numpy as np
 
-from .brevity import brevity_penalty
-from .fast import LOG_OF_ZERO_STAND_IN, fast_bleu_from_stats, scores_from_counts
-from .ngrams import Token
-from .sentence import DEFAULT_WEIGHTS, ZERO_ORDER_WARNING, BleuStats, max_n_of, weight_vectors
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
+from .lesson04_brevity import brevity_penalty
+from .lesson05_sentence import (
+    DEFAULT_WEIGHTS,
+    BleuStats,
+    bleu_from_stats,
+    geometric_mean_score,
+    max_n_of,
+    no_smoothing,
+    reweighed,
+    weight_vectors,
+)
 
 # Sentence pairs counted at a time: enough for numpy to
 # work on long arrays, few enough that a chunk's arrays fit in a few MB.
@@ -46,6 +54,7 @@ CHUNK = 5_000
 PACKED_BITS = 63
 
 
+@door(checks.corpus)
 def batch_sentence_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> list[BleuStats]:
@@ -62,6 +71,7 @@ def batch_sentence_stats(
     ]
 
 
+@door(checks.corpus)
 def batch_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
@@ -84,27 +94,29 @@ def batch_corpus_stats(
     return total
 
 
-def corpus_bleu(
+@door(checks.corpus, checks.weights)
+def fast_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
     weights=DEFAULT_WEIGHTS,
     smoothing_function=None,
     auto_reweigh: bool = False,
 ):
-    """Lesson 06's ``corpus_bleu``, on statistics counted as batches and scored with floats.
+    """Lesson 06's ``corpus_bleu`` on statistics counted as batches: the same value, faster.
 
     >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
     >>> refs1, refs2 = ["the cat sat on the mat".split()], ["a dog barked".split()]
-    >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
+    >>> round(fast_corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
     0.8825
     """
     ### BEGIN SOLUTION
     stats = batch_corpus_stats(list_of_references, hypotheses, max_n_of(weights))
     # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
-    return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
     ### END SOLUTION
 
 
+@door(checks.corpus, checks.weights)
 def batch_sentence_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
@@ -119,50 +131,50 @@ def batch_sentence_bleu(
     >>> batch_sentence_bleu([[[1, 2, 3, 4]], [[5, 6]]], [[1, 2, 3, 4], [5, 6]], weights=(0.5, 0.5))
     [1.0, 1.0]
     """
+    max_n = max_n_of(weights)
     if smoothing_function:
-        stats = batch_sentence_stats(list_of_references, hypotheses, max_n_of(weights))
+        stats = batch_sentence_stats(list_of_references, hypotheses, max_n)
         return [
-            fast_bleu_from_stats(pair_stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
+            bleu_from_stats(pair_stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
             for pair_stats, references, hypothesis in zip(stats, list_of_references, hypotheses)
         ]
-    # Without smoothing, straight from the counts: no BleuStats to build per sentence.
-    weight_list = weight_vectors(weights)
-    max_n = max_n_of(weights)
+    # Without smoothing, lesson 05's rules straight from the counts, with no BleuStats to build per sentence.
     hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
-    if len(weight_list) == 1 and not auto_reweigh:
-        return _column_scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list[0])
-    scores = [
-        scores_from_counts(hyp_len, ref_len, m, t, weight_list, auto_reweigh)
-        for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), nltk_totals.T.tolist())
-    ]
+    weight_list = weight_vectors(weights)
+    scores = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
+    # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
     return scores if len(weight_list) > 1 else [score for score, in scores]
 
 
-def _column_scores(hyp_lens: list, ref_lens: list, matches: np.ndarray, nltk_totals: np.ndarray, weight) -> list:
-    """``scores_from_counts`` of every sentence for one weight vector, an order of the whole batch at a time.
+def _scores(
+    hyp_lens: list[int], ref_lens: list[int], matches: np.ndarray, nltk_totals: np.ndarray, weight_list: list, auto_reweigh: bool
+) -> list[list]:
+    """``bleu_from_stats`` of every sentence without smoothing: the same rules, with each precision as the float m / t.
 
-    Each sentence gets the same floating-point operations as there, in the same
-    order (m / t, its log, times its weight, added with ``math.fsum``, then
-    exp, times BP), and the same warnings in the same order; only the loops
-    run down a column of the batch (``map``) instead of along a sentence.
+    ``math.log`` takes a fraction's logarithm as that float, so the scores are
+    the same to the last bit. A batch holds few distinct (m, t) pairs: each
+    one's float is computed once.
     """
-    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
-    zero_orders = np.argwhere((matches[: len(weight)] == 0).T & (matches[0] > 0)[:, None])
-    messages = [ZERO_ORDER_WARNING.format(order + 1) for order in range(len(weight))]
-    for order in zero_orders[:, 1].tolist():  # sentence by sentence, each sentence's orders in turn
-        warnings.warn(messages[order])
-    # A batch holds few distinct (m, t) pairs: each one's log is taken once, and looked up for every sentence.
     base = int(nltk_totals.max(initial=0)) + 1
-    codes = matches[: len(weight)] * base + nltk_totals[: len(weight)]
+    codes = matches * base + nltk_totals
     distinct, which = np.unique(codes.ravel(), return_inverse=True)
     m_values, t_values = np.divmod(distinct, base)
-    logs = np.array(
-        [math.log(m / t) if m else LOG_OF_ZERO_STAND_IN for m, t in zip(m_values.tolist(), t_values.tolist())], dtype=float
-    )
-    weighted = [map(mul, repeat(w_i), logs[row].tolist()) for w_i, row in zip(weight, which.reshape(codes.shape))]
-    means = map(math.exp, map(math.fsum, zip(*weighted)))
-    return [bp * mean if ok else 0 for bp, mean, ok in zip(map(brevity_penalty, ref_lens, hyp_lens), means, scored)]
+    as_floats = [m / t for m, t in zip(m_values.tolist(), t_values.tolist())]
+    rows = zip(*(map(as_floats.__getitem__, order) for order in which.reshape(codes.shape).tolist()))
+    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
+    warns = ((matches == 0).any(axis=0) & (matches[0] > 0)).tolist()
+    p_rows = [no_smoothing(p_n) if warn else p_n for p_n, warn in zip(rows, warns)]  # warnings in sentence order
+    bps = list(map(brevity_penalty, ref_lens, hyp_lens))
+    columns = []
+    for weight in weight_list:
+        if auto_reweigh:
+            weights = [reweighed(weight, hyp_len, auto_reweigh) for hyp_len in hyp_lens]
+        else:
+            weights = repeat(weight)
+        column = map(geometric_mean_score, p_rows, weights, bps)
+        columns.append([score if ok else 0 for score, ok in zip(column, scored)])
+    return [list(scores) for scores in zip(*columns)]
 
 
 def batch_counts(

@@ -16,13 +16,16 @@ differs from NLTK's corpus BLEU in four ways:
 
 import math
 
-from .brevity import brevity_penalty
-from .sentence import BleuStats
+from . import checks
+from .checks import door
+from .lesson04_brevity import brevity_penalty
+from .lesson05_sentence import BleuStats
 
 # sacrebleu's smoothing methods and their default values (Chen and Cherry 2014).
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
+@door(checks.sacrebleu_options)
 def sacrebleu_from_stats(
     stats: BleuStats, smooth_method: str = "exp", smooth_value: float | None = None, effective_order: bool = False
 ) -> float:

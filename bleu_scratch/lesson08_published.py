@@ -25,13 +25,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from .brevity import brevity_penalty, closest_ref_length
-from .clipping import clipped_counts, max_reference_counts
-from .ngrams import count_ngrams, ngrams
-from .precision import modified_precision
-from .sentence import sentence_bleu
-from .tokenize import TOKENIZERS
-from .variants import shortest_ref_length, variant_sentence_bleu
+from .lesson04_brevity import brevity_penalty, closest_ref_length
+from .lesson02_clipping import clipped_counts, max_reference_counts
+from .lesson01_ngrams import count_ngrams, ngrams
+from .lesson03_precision import modified_precision
+from .lesson05_sentence import sentence_bleu
+from .lesson01_tokenize import TOKENIZERS
+from .lesson08_variants import shortest_ref_length, variant_sentence_bleu
 
 Tokens = list[str]
 

@@ -7,10 +7,13 @@ precision per order and one brevity penalty from the totals.
 
 from collections.abc import Sequence
 
-from .ngrams import Token
-from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of, sentence_stats
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of, sentence_stats
 
 
+@door(checks.corpus)
 def corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> BleuStats:
@@ -27,6 +30,7 @@ def corpus_stats(
     ### END SOLUTION
 
 
+@door(checks.corpus, checks.weights)
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],

@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from numbers import Real
 from typing import Any
 
-from .checks import _a, _as_sequence, _short
+from .values import article, as_sequence, shortened
 
 
 def check_paired_test(
@@ -32,18 +32,18 @@ def check_paired_test(
         raise ValueError(f"seed must be a whole number of at least 0 (as SACREBLEU_SEED), or None for an unseeded run, got {seed!r}")
     if tokenize not in tokenizers:
         raise ValueError(f"tokenize must be one of {sorted(tokenizers)}, got {tokenize!r}")
-    systems = _as_sequence(named_systems, "named_systems", "a list of (name, lines) pairs, the baseline first")
+    systems = as_sequence(named_systems, "named_systems", "a list of (name, lines) pairs, the baseline first")
     if len(systems) < 2:
         raise ValueError(f"named_systems has {len(systems)} system(s): a paired test needs the baseline and at least one system")
     checked = []
     for i, pair in enumerate(systems):
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2 or not isinstance(pair[0], str):
-            raise TypeError(f"named_systems[{i}] must be a (name, lines) pair with a str name, got {_short(pair)}")
+            raise TypeError(f"named_systems[{i}] must be a (name, lines) pair with a str name, got {shortened(pair)}")
         checked.append((pair[0], _lines(pair[1], f"the lines of system {pair[0]!r}")))
     names = [name for name, _ in checked]
     if len(set(names)) < len(names):
         raise ValueError(f"the systems' names must differ: {sorted({name for name in names if names.count(name) > 1})} recur")
-    references = _as_sequence(references, "references", "a list of reference streams, each a list of lines")
+    references = as_sequence(references, "references", "a list of reference streams, each a list of lines")
     if not references:
         raise ValueError("references is empty: give at least one reference stream, [lines]")
     if isinstance(references[0], str):
@@ -62,10 +62,10 @@ def _lines(lines: Any, what: str) -> list:
     """A stream of lines, as a list of str."""
     if isinstance(lines, (str, bytes)):
         raise TypeError(f"{what} is a {type(lines).__name__}, but must be a list of lines, one per segment: use text.splitlines()")
-    lines = list(_as_sequence(lines, what, "a list of lines, one per segment"))
+    lines = list(as_sequence(lines, what, "a list of lines, one per segment"))
     bad = next((line for line in lines if not isinstance(line, str)), None)
     if bad is not None:
-        raise TypeError(f"{what} must hold lines of text (str), got {type(bad).__name__} ({_short(bad)})")
+        raise TypeError(f"{what} must hold lines of text (str), got {type(bad).__name__} ({shortened(bad)})")
     return lines
 def check_paired_scores(xs: Any, ys: Any, correlation: bool = True) -> tuple[Sequence, Sequence]:
     """Return ``xs`` and ``ys`` as lists of numbers, one per system, or raise a clear error.
@@ -84,8 +84,8 @@ def check_paired_scores(xs: Any, ys: Any, correlation: bool = True) -> tuple[Seq
     ...
     ValueError: the scores in xs are all 26.6: a correlation is undefined when one list does not vary
     """
-    xs = _as_sequence(xs, "xs", "a list of numbers (one score per system)")
-    ys = _as_sequence(ys, "ys", "a list of numbers (one score per system)")
+    xs = as_sequence(xs, "xs", "a list of numbers (one score per system)")
+    ys = as_sequence(ys, "ys", "a list of numbers (one score per system)")
     if len(xs) != len(ys):
         raise ValueError(f"xs has {len(xs)} scores but ys has {len(ys)}: give one score per system in each, in the same order")
     if len(xs) < 2:
@@ -93,7 +93,7 @@ def check_paired_scores(xs: Any, ys: Any, correlation: bool = True) -> tuple[Seq
     for what, scores in (("xs", xs), ("ys", ys)):
         for i, score in enumerate(scores):
             if not isinstance(score, Real):
-                raise TypeError(f"{what}[{i}] is {_a(score)} ({_short(score)}), but every score must be a number")
+                raise TypeError(f"{what}[{i}] is {article(score)} ({shortened(score)}), but every score must be a number")
             if score != score:
                 raise ValueError(f"{what}[{i}] is nan: give that system a score, or leave it out of both lists")
         if correlation and all(score == scores[0] for score in scores):

@@ -12,10 +12,12 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .brevity import brevity_penalty, closest_ref_length
-from .clipping import clipped_counts, max_reference_counts
-from .ngrams import Token, count_ngrams
-from .precision import Precision
+from . import checks
+from .checks import door
+from .lesson04_brevity import brevity_penalty, closest_ref_length
+from .lesson02_clipping import clipped_counts, max_reference_counts
+from .lesson01_ngrams import Token, count_ngrams
+from .lesson03_precision import Precision
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 
@@ -57,7 +59,7 @@ class BleuStats:
 
     @property
     def nltk_totals(self) -> tuple[int, ...]:
-        return tuple(t + s for t, s in zip(self.totals, self.too_short))
+        return tuple(map(int.__add__, self.totals, self.too_short))
 
     @classmethod
     def zero(cls, max_n: int) -> "BleuStats":
@@ -76,6 +78,7 @@ class BleuStats:
         )
 
 
+@door(checks.sentence_pair)
 def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
     """Count what BLEU needs to know about one sentence pair.
 
@@ -158,7 +161,7 @@ def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
     """
     smoothed = []
     for i, p_i in enumerate(p_n):
-        if p_i.numerator != 0:
+        if p_i != 0:
             smoothed.append(p_i)
         else:
             warnings.warn(ZERO_ORDER_WARNING.format(i + 1))
@@ -181,6 +184,22 @@ def geometric_mean_score(p_n: Sequence, weights: Sequence[float], bp: float) -> 
     ### END SOLUTION
 
 
+def reweighed(weight: Sequence[float], hyp_len: int, auto_reweigh: bool) -> Sequence[float]:
+    """NLTK's ``auto_reweigh``: a hypothesis shorter than 4 tokens gets equal weights on the orders it has.
+
+    Only the default weights are replaced, as NLTK replaces only those.
+
+    >>> reweighed((0.25, 0.25, 0.25, 0.25), 2, auto_reweigh=True)
+    (0.5, 0.5)
+    >>> reweighed([0.25, 0.25, 0.25, 0.25], 2, auto_reweigh=True)  # a list is not NLTK's default tuple
+    [0.25, 0.25, 0.25, 0.25]
+    """
+    if auto_reweigh and hyp_len < 4 and is_default_weights(weight):
+        return (1 / hyp_len,) * hyp_len
+    return weight
+
+
+@door(checks.stats_for_weights)
 def bleu_from_stats(
     stats: BleuStats,
     weights=DEFAULT_WEIGHTS,
@@ -189,12 +208,11 @@ def bleu_from_stats(
     last_references: Sequence[Sequence[Token]] = ((),),
     last_hypothesis: Sequence[Token] = (),
 ):
-    """NLTK's BLEU from summed statistics.
+    """NLTK's BLEU from summed statistics: every score of this package comes from here.
 
     ``last_references`` and ``last_hypothesis`` are the corpus's last sentence
     pair, which smoothing methods 5 to 7 read (an NLTK quirk kept on purpose).
 
-    >>> from bleu_scratch import BleuStats
     >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(4, 3), totals=(4, 3), too_short=(0, 0))
     >>> bleu_from_stats(stats, weights=(0.5, 0.5))
     1.0
@@ -203,22 +221,17 @@ def bleu_from_stats(
     # Like NLTK, a list of several weight vectors gives a list of scores, but
     # a list holding one vector gives a plain score.
     several = len(weight_list) > 1
-    max_weight_length = max_n_of(weights)
     if stats.matches[0] == 0:
         return [0] * len(weight_list) if several else 0
     bp = brevity_penalty(stats.ref_len, stats.hyp_len)
-    p_n = [Precision(stats.matches[i], stats.nltk_totals[i]) for i in range(max_weight_length)]
+    p_n = [Precision(m, t) for m, t in zip(stats.matches, stats.nltk_totals)][: max(map(len, weight_list))]
     smoothing_function = smoothing_function or no_smoothing
     p_n = smoothing_function(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=stats.hyp_len)
-
-    scores = []
-    for weight in weight_list:
-        if auto_reweigh and stats.hyp_len < 4 and is_default_weights(weight):
-            weight = (1 / stats.hyp_len,) * stats.hyp_len
-        scores.append(geometric_mean_score(p_n, weight, bp))
+    scores = [geometric_mean_score(p_n, reweighed(weight, stats.hyp_len, auto_reweigh), bp) for weight in weight_list]
     return scores if several else scores[0]
 
 
+@door(checks.sentence_pair, checks.weights)
 def sentence_bleu(
     references: Sequence[Sequence[Token]],
     hypothesis: Sequence[Token],

@@ -19,36 +19,19 @@ per-n-gram work inside C, and with less of it:
   for every order;
 - corpus totals are kept as plain integer lists, not summed ``BleuStats``.
 
-The score is computed faster too: ``fast_bleu_from_stats`` is lesson 05's
-``bleu_from_stats`` with plain floats where the lesson builds fractions.
-``sentence_bleu`` here is lesson 05's score on these statistics, and it is the
-``bleu_scratch.sentence_bleu`` the package exports: the same values as the
-lesson's (tests/lessons/test_fast.py holds them equal), faster. (The exported
-``corpus_bleu`` counts its statistics as numpy batches: ``batch.py``.)
+``fast_sentence_bleu`` is lesson 05's ``sentence_bleu`` on these statistics,
+scored by lesson 05's ``bleu_from_stats``: the same values
+(tests/lessons/test_fast.py holds them equal), faster.
 """
 
-import math
-import sys
-import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from operator import mul
 
-from .brevity import brevity_penalty, closest_ref_length
-from .ngrams import Token
-from .sentence import (
-    DEFAULT_WEIGHTS,
-    ZERO_ORDER_WARNING,
-    BleuStats,
-    bleu_from_stats,
-    is_default_weights,
-    max_n_of,
-    weight_vectors,
-)
-
-# The logarithm of what NLTK puts in place of a zero precision, sys.float_info.min.
-LOG_OF_ZERO_STAND_IN = math.log(sys.float_info.min)
-
+from . import checks
+from .checks import door
+from .lesson04_brevity import closest_ref_length
+from .lesson01_ngrams import Token
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
 
 def fast_sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
     """Equal to ``sentence_stats(references, hypothesis, max_n)``, several times faster.
@@ -138,74 +121,20 @@ def _ngrams(shifts: list[Sequence[Token]], n: int) -> Iterable:
     return shifts[0] if n == 1 else zip(*shifts[:n])
 
 
-def fast_bleu_from_stats(
-    stats: BleuStats,
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
-    auto_reweigh: bool = False,
-    last_references: Sequence[Sequence[Token]] = ((),),
-    last_hypothesis: Sequence[Token] = (),
-):
-    """``bleu_from_stats``, the same float, with plain floats where the lesson builds fractions.
-
-    Without smoothing, NLTK takes the logarithm of each precision as a float,
-    and the float of the fraction m/t is Python's ``m / t``: both are the float
-    nearest the same number. A smoothing method computes on fractions, so with
-    one the lesson's own code runs.
-
-    >>> from bleu_scratch import BleuStats, bleu_from_stats
-    >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(3, 1), totals=(4, 3), too_short=(0, 0))
-    >>> fast_bleu_from_stats(stats, weights=(0.5, 0.5)) == bleu_from_stats(stats, weights=(0.5, 0.5))
-    True
-    """
-    if smoothing_function:
-        return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, last_references, last_hypothesis)
-    weight_list = weight_vectors(weights)
-    scores = scores_from_counts(stats.hyp_len, stats.ref_len, stats.matches, stats.nltk_totals, weight_list, auto_reweigh)
-    # Like NLTK, a list of several weight vectors gives a list of scores.
-    return scores if len(weight_list) > 1 else scores[0]
-
-
-def scores_from_counts(
-    hyp_len: int, ref_len: int, matches: Sequence[int], nltk_totals: Sequence[int], weight_list: list, auto_reweigh: bool
-) -> list:
-    """The unsmoothed score for each weight vector of ``weight_list``, from a sentence's or corpus's plain counts.
-
-    >>> scores_from_counts(4, 4, (2, 1), (4, 2), [(0.5, 0.5)], False)  # sqrt(2/4 * 1/2)
-    [0.5]
-    """
-    if matches[0] == 0:
-        return [0] * len(weight_list)
-    bp = brevity_penalty(ref_len, hyp_len)
-    logs = []
-    for i in range(max(map(len, weight_list))):
-        if matches[i]:
-            logs.append(math.log(matches[i] / nltk_totals[i]))
-        else:
-            warnings.warn(ZERO_ORDER_WARNING.format(i + 1))
-            logs.append(LOG_OF_ZERO_STAND_IN)
-    scores = []
-    for weight in weight_list:
-        if auto_reweigh and hyp_len < 4 and is_default_weights(weight):
-            weight = (1 / hyp_len,) * hyp_len
-        # The products w_i * log(p_i), added exactly, as NLTK adds them.
-        scores.append(bp * math.exp(math.fsum(map(mul, weight, logs))))
-    return scores
-
-
-def sentence_bleu(
+@door(checks.sentence_pair, checks.weights)
+def fast_sentence_bleu(
     references: Sequence[Sequence[Token]],
     hypothesis: Sequence[Token],
     weights=DEFAULT_WEIGHTS,
     smoothing_function=None,
     auto_reweigh: bool = False,
 ):
-    """Lesson 05's ``sentence_bleu``, on statistics counted by ``fast_sentence_stats`` and scored with floats.
+    """Lesson 05's ``sentence_bleu`` on statistics counted by ``fast_sentence_stats``: the same value, faster.
 
-    >>> round(sentence_bleu(["the cat sat on the mat".split()], "the cat sat on a mat".split()), 4)
+    >>> round(fast_sentence_bleu(["the cat sat on the mat".split()], "the cat sat on a mat".split()), 4)
     0.5373
     """
     ### BEGIN SOLUTION
     stats = fast_sentence_stats(references, hypothesis, max_n_of(weights))
-    return fast_bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
     ### END SOLUTION

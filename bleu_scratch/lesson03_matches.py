@@ -18,10 +18,12 @@ clipped ones is a choice of the picture (the later ones); the count is not.
 from collections import Counter
 from collections.abc import Sequence
 
-from .clipping import clipped_counts, max_reference_counts
-from .match_view import CLIPPED, MATCHED, UNMATCHED, Mark, MatchView, OrderMarks
-from .ngrams import Token, count_ngrams, ngrams
-from .precision import modified_precision
+from . import checks
+from .checks import door
+from .lesson02_clipping import clipped_counts, max_reference_counts
+from .notebook.match_view import CLIPPED, MATCHED, UNMATCHED, Mark, MatchView, OrderMarks
+from .lesson01_ngrams import Token, count_ngrams, ngrams
+from .lesson03_precision import modified_precision
 
 
 def mark_ngrams(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int) -> OrderMarks:
@@ -57,6 +59,7 @@ def mark_ngrams(references: Sequence[Sequence[Token]], hypothesis: Sequence[Toke
     return OrderMarks(n, tuple(marks), modified_precision(references, hypothesis, n))
 
 
+@door(checks.highest_order, checks.hypothesis, checks.references)
 def explain(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> MatchView:
     """The match view: every n-gram of ``hypothesis`` marked, for n = 1 to ``max_n``.
 

@@ -28,9 +28,11 @@ from functools import partial
 from itertools import islice
 from typing import Any, TypeVar
 
-from .fast import fast_stats_of_pairs
-from .ngrams import Token
-from .sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
+from . import checks
+from .checks import door
+from .lesson10_fast import fast_stats_of_pairs
+from .lesson01_ngrams import Token
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
 
 Item = TypeVar("Item")
 Shard = TypeVar("Shard")
@@ -155,6 +157,7 @@ def cluster(client: Any = None, jobs: int = 1) -> Iterator[Any]:
         yield started
 
 
+@door(checks.corpus)
 def parallel_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
@@ -180,6 +183,7 @@ def parallel_corpus_stats(
     ### END SOLUTION
 
 
+@door(checks.corpus, checks.weights)
 def parallel_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],

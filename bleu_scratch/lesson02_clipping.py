@@ -8,7 +8,7 @@ against "the cat is on the mat".
 from collections import Counter
 from collections.abc import Sequence
 
-from .ngrams import Token, count_ngrams
+from .lesson01_ngrams import Token, count_ngrams
 
 
 def max_reference_counts(references: Sequence[Sequence[Token]], n: int) -> Counter:

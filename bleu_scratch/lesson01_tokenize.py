@@ -22,6 +22,9 @@ import re
 import string
 from collections.abc import Callable
 
+from . import checks
+from .checks import door
+
 # mteval-v13a.pl's punctuation class spelled out: every ASCII symbol except the
 # apostrophe (kept inside words) and the hyphen, period and comma, which have
 # rules of their own below because they also occur inside numbers.
@@ -44,6 +47,7 @@ RULES_13A = (
 ESCAPES_13A = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 
 
+@door(checks.line)
 def tokenize_whitespace(line: str) -> list[str]:
     """Split on runs of whitespace; what ``str.split()`` and sacrebleu's ``'none'`` do.
 
@@ -53,6 +57,7 @@ def tokenize_whitespace(line: str) -> list[str]:
     return line.split()
 
 
+@door(checks.line)
 def tokenize_lowercase(line: str) -> list[str]:
     """Lowercase, then split on whitespace, so "The" matches "the".
 
@@ -62,6 +67,7 @@ def tokenize_lowercase(line: str) -> list[str]:
     return line.lower().split()
 
 
+@door(checks.line)
 def tokenize_punctuation(line: str) -> list[str]:
     """Runs of word characters and runs of other non-space characters.
 
@@ -75,6 +81,7 @@ def tokenize_punctuation(line: str) -> list[str]:
     return re.findall(r"\w+|[^\w\s]+", line)
 
 
+@door(checks.line)
 def tokenize_paper(line: str) -> list[str]:
     """Lowercase, and keep only the letters and digits of each whitespace token.
 
@@ -88,6 +95,7 @@ def tokenize_paper(line: str) -> list[str]:
     return [word for word in words if word]
 
 
+@door(checks.line)
 def tokenize_13a(line: str) -> list[str]:
     """The tokens of mteval-v13a.pl's tokenizer, sacrebleu's default ``'13a'``.
 

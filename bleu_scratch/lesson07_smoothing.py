@@ -17,9 +17,9 @@ and returns the smoothed list; some change ``p_n`` in place, as NLTK's do.
 import math
 from collections.abc import Sequence
 
-from .ngrams import Token, ngrams
-from .precision import Precision, modified_precision
-from .sentence import no_smoothing
+from .lesson01_ngrams import Token, ngrams
+from .lesson03_precision import Precision, modified_precision
+from .lesson05_sentence import no_smoothing
 
 
 class SmoothingError(ValueError):

@@ -34,10 +34,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .batch import batch_counts
-from .ngrams import Token
-from .sacre import sacrebleu_from_stats
-from .sentence import BleuStats
+from .lesson10_batch import batch_counts
+from .lesson01_ngrams import Token
+from .lesson09_sacrebleu import sacrebleu_from_stats
+from .lesson05_sentence import BleuStats
 
 Stream = Sequence[Sequence[Token]]  # one system's or one reference's tokens, a list per segment
 
