@@ -22,7 +22,7 @@ def max_reference_counts(references: Sequence[Sequence[Token]], n: int) -> Count
     2
     """
     ### BEGIN SOLUTION
-    max_counts = Counter()
+    max_counts: Counter = Counter()
     for reference in references:
         # Counter | Counter keeps the larger count of each key.
         max_counts |= count_ngrams(reference, n)

@@ -44,7 +44,7 @@ def mark_ngrams(references: Sequence[Sequence[Token]], hypothesis: Sequence[Toke
     limits = max_reference_counts(references, n)
     allowed = clipped_counts(in_hypothesis, limits)
     per_reference = [count_ngrams(reference, n) for reference in references]
-    seen = Counter()
+    seen: Counter = Counter()
     marks = []
     for position, ngram in enumerate(ngrams(hypothesis, n)):
         seen[ngram] += 1

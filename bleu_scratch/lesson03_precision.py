@@ -29,6 +29,8 @@ class Precision(Fraction):
     True
     """
 
+    _raw: tuple[int, int]
+
     def __new__(cls, numerator: int, denominator: int) -> "Precision":
         self = super().__new__(cls, numerator, denominator)
         self._raw = (numerator, denominator)
@@ -46,7 +48,7 @@ class Precision(Fraction):
         # Fraction.__eq__ compares reduced and raw parts (1/2 vs 2/4) and says
         # False; cross-multiplying compares values, whichever side is raw.
         if isinstance(other, numbers.Rational):
-            return self._raw[0] * other.denominator == other.numerator * self._raw[1]
+            return bool(self._raw[0] * int(other.denominator) == int(other.numerator) * self._raw[1])
         return super().__eq__(other)
 
     __hash__ = Fraction.__hash__

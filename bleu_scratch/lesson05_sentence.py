@@ -9,8 +9,9 @@ corpus score of lesson 06 can reuse the same code on summed statistics.
 import math
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from . import checks
 from .checks import door
@@ -20,6 +21,12 @@ from .lesson01_ngrams import Token, count_ngrams
 from .lesson03_precision import Precision
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+# NLTK's ``weights``: one weight per n-gram order, or a list of such vectors (which gives a list of scores).
+Weights = Sequence[float] | Sequence[Sequence[float]]
+# A score: a float (the int 0 when no unigram matches), or a list of them for a list of weight vectors.
+Score = float | list[float]
+# A smoothing method, as NLTK's SmoothingFunction has them: the precisions in, the values to score out.
+Smoothing = Callable[..., list[Any]]
 
 # NLTK's warning, word for word, for an order with no match.
 ZERO_ORDER_WARNING = (
@@ -103,7 +110,7 @@ def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[T
     ### END SOLUTION
 
 
-def weight_vectors(weights) -> list:
+def weight_vectors(weights: Weights) -> list[Sequence[float]]:
     """Read ``weights`` as NLTK does: one weight vector, or a list of them.
 
     >>> weight_vectors((0.5, 0.5))
@@ -112,13 +119,13 @@ def weight_vectors(weights) -> list:
     [(1.0,), (0.5, 0.5)]
     """
     try:
-        weights[0][0]
+        weights[0][0]  # type: ignore[index]
     except (TypeError, IndexError):
-        return [weights]
-    return list(weights)
+        return [weights]  # type: ignore[list-item]
+    return list(weights)  # type: ignore[arg-type]
 
 
-def max_n_of(weights) -> int:
+def max_n_of(weights: Weights) -> int:
     """The highest n-gram order any weight vector needs.
 
     >>> max_n_of([(1.0,), (0.25, 0.25, 0.25, 0.25)])
@@ -127,7 +134,7 @@ def max_n_of(weights) -> int:
     return max(len(weight) for weight in weight_vectors(weights))
 
 
-def is_default_weights(weight) -> bool:
+def is_default_weights(weight: object) -> bool:
     """Whether NLTK's ``auto_reweigh`` would treat ``weight`` as the default weights.
 
     NLTK tests ``weight == (0.25, 0.25, 0.25, 0.25)``: true for that tuple (or
@@ -143,7 +150,7 @@ def is_default_weights(weight) -> bool:
         return False
 
 
-def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
+def no_smoothing(p_n: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]:
     """NLTK's rule when nothing smooths (``SmoothingFunction().method0``).
 
     A zero precision would make the geometric mean 0 (its log is minus
@@ -169,7 +176,7 @@ def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
     return smoothed
 
 
-def geometric_mean_score(p_n: Sequence, weights: Sequence[float], bp: float) -> float:
+def geometric_mean_score(p_n: Sequence[Any], weights: Sequence[float], bp: float) -> float:
     """BP * exp(sum of w_n * log p_n), skipping zero precisions.
 
     ``math.fsum`` adds the logs exactly, as NLTK does, so the result is the
@@ -202,12 +209,12 @@ def reweighed(weight: Sequence[float], hyp_len: int, auto_reweigh: bool) -> Sequ
 @door(checks.stats_for_weights)
 def bleu_from_stats(
     stats: BleuStats,
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
     last_references: Sequence[Sequence[Token]] = ((),),
     last_hypothesis: Sequence[Token] = (),
-):
+) -> Score:
     """NLTK's BLEU from summed statistics: every score of this package comes from here.
 
     ``last_references`` and ``last_hypothesis`` are the corpus's last sentence
@@ -235,10 +242,10 @@ def bleu_from_stats(
 def sentence_bleu(
     references: Sequence[Sequence[Token]],
     hypothesis: Sequence[Token],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
-):
+) -> Score:
     """BLEU of one hypothesis against its references; a drop-in for NLTK's.
 
     The BLEU paper's Example 1, candidate 1, with bigram weights:

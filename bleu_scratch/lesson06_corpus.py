@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from . import checks
 from .checks import door
 from .lesson01_ngrams import Token
-from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of, sentence_stats
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of, sentence_stats
 
 
 @door(checks.corpus)
@@ -34,10 +34,10 @@ def corpus_stats(
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
-):
+) -> Score:
     """BLEU of a whole corpus from pooled counts, as NLTK's ``corpus_bleu`` computes it.
 
     One precision per order from the summed matches and n-gram counts, and one

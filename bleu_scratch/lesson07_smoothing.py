@@ -16,6 +16,7 @@ and returns the smoothed list; some change ``p_n`` in place, as NLTK's do.
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from .lesson01_ngrams import Token, ngrams
 from .lesson03_precision import Precision, modified_precision
@@ -50,14 +51,14 @@ class SmoothingFunction:
         self.alpha = alpha  # method 6: weight of the interpolated prior
         self.k = k  # method 4: scale of the length-dependent count
 
-    def method0(self, p_n: list, *args, **kwargs) -> list:
+    def method0(self, p_n: list, *args: Any, **kwargs: Any) -> list:
         """No smoothing: lesson 05's rule, a zero precision becomes the smallest normal float, with a warning.
 
         The score is then about 1e-77 (one zero order of four) instead of 0.
         """
         return no_smoothing(p_n)
 
-    def method1(self, p_n: list, *args, **kwargs) -> list:
+    def method1(self, p_n: list, *args: Any, **kwargs: Any) -> list:
         """Add ``epsilon`` to the numerator of each zero precision.
 
         >>> SmoothingFunction(epsilon=0.1).method1([Precision(3, 4), Precision(0, 2)])
@@ -68,7 +69,7 @@ class SmoothingFunction:
             for p_i in p_n
         ]
 
-    def method2(self, p_n: list, *args, **kwargs) -> list:
+    def method2(self, p_n: list, *args: Any, **kwargs: Any) -> list:
         """Add 1 to numerator and denominator of every order above 1 (Lin and Och 2004).
 
         >>> SmoothingFunction().method2([Precision(3, 4), Precision(0, 2)])
@@ -76,7 +77,7 @@ class SmoothingFunction:
         """
         return [p_i if i == 0 else Precision(p_i.numerator + 1, p_i.denominator + 1) for i, p_i in enumerate(p_n)]
 
-    def method3(self, p_n: list, *args, **kwargs) -> list:
+    def method3(self, p_n: list, *args: Any, **kwargs: Any) -> list:
         """Zero precisions become 1/(2^k * denominator), k = 1, 2, ... (mteval-v13a's rule).
 
         >>> SmoothingFunction().method3([Precision(3, 4), Precision(0, 2), Precision(0, 1)])
@@ -90,7 +91,7 @@ class SmoothingFunction:
         return p_n
 
     def method4(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args, **kwargs
+        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
     ) -> list:
         """Like method 3, but shorter hypotheses get a smaller smoothed count: 1/(2^k * K/ln(len)).
 
@@ -107,7 +108,7 @@ class SmoothingFunction:
         return p_n
 
     def method5(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args, **kwargs
+        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
     ) -> list:
         """Each precision becomes the mean of itself, the previous smoothed one and the next one.
 
@@ -124,7 +125,7 @@ class SmoothingFunction:
         return p_n
 
     def method6(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args, **kwargs
+        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
     ) -> list:
         """Interpolate orders 3 and up with a prior p_{n-1}^2 / p_{n-2} (Gao and He 2013).
 
@@ -159,7 +160,7 @@ class SmoothingFunction:
         return p_n
 
     def method7(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args, **kwargs
+        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
     ) -> list:
         """Method 4, then method 5."""
         p_n = self.method4(p_n, references, hypothesis, hyp_len)

@@ -154,7 +154,7 @@ def kirchhoff_tokenize(line: str) -> list[str]:
 
 
 @door(checks.text_pair, checks.weights)
-def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence[float] = DEFAULT_WEIGHTS):
+def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence[float] = DEFAULT_WEIGHTS) -> float:
     """What Kirchhoff's ``bleu_score_sentence`` returns for lines of text.
 
     The empty token of "-" is a word like any other: "the cat sat - on the
@@ -166,13 +166,13 @@ def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence
 
     No unigram match scores the int 0, as ``variant_sentence_bleu`` does.
     """
-    references = [kirchhoff_tokenize(reference) for reference in references]
+    reference_tokens = [kirchhoff_tokenize(reference) for reference in references]
     tokens = kirchhoff_tokenize(hypothesis)
-    counted = sentence_stats(references, tokens, len(weights))
+    counted = sentence_stats(reference_tokens, tokens, len(weights))
     if counted.matches[0] == 0:
         return 0
     p_n = [Precision(matches, total) for matches, total in zip(counted.matches, counted.nltk_totals)]
-    bp = brevity_penalty(shortest_ref_length(references, counted.hyp_len), counted.hyp_len)
+    bp = brevity_penalty(shortest_ref_length(reference_tokens, counted.hyp_len), counted.hyp_len)
     # The post's own mean: the non-zero precisions, weights rescaled, logs added left to right.
     kept = renormalised_weights(p_n, weights)
     return bp * math.exp(sum(w_n * math.log(p) for w_n, p in zip(kept, p_n) if p > 0))

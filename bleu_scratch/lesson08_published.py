@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from .lesson04_brevity import brevity_penalty, closest_ref_length
 from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson01_ngrams import count_ngrams, ngrams
-from .lesson03_precision import modified_precision
+from .lesson03_precision import Precision, modified_precision
 from .lesson05_sentence import sentence_bleu
 from .lesson01_tokenize import TOKENIZERS
 from .lesson08_variants import shortest_ref_length, variant_sentence_bleu
@@ -86,7 +86,7 @@ def _by_text(counts: Counter) -> dict[str, int]:
     return {" ".join(ngram): count for ngram, count in counts.items()}
 
 
-def _fraction(p) -> list[int]:
+def _fraction(p: Precision) -> list[int]:
     return [p.numerator, p.denominator]
 
 

@@ -85,7 +85,7 @@ def variant_sentence_bleu(
     weights: Sequence[float] = DEFAULT_WEIGHTS,
     ref_length: Callable[[Sequence[Sequence[Token]], int], int] = closest_ref_length,
     renormalise: bool = False,
-):
+) -> float:
     """Sentence BLEU with zero precisions left out of the geometric mean.
 
     ``ref_length`` picks the brevity penalty's reference length

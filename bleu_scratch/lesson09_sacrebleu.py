@@ -55,7 +55,7 @@ def sacrebleu_from_stats(
     """
     ### BEGIN SOLUTION
     if smooth_value is None:
-        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+        smooth_value = SMOOTH_DEFAULTS[smooth_method] or 0.0  # 'none' and 'exp' take no value
     if not any(stats.matches):
         return 0.0
     bp = brevity_penalty(stats.ref_len, stats.hyp_len)
@@ -63,6 +63,8 @@ def sacrebleu_from_stats(
     precisions = []  # in percent, written as sacrebleu computes them so the floats agree
     # 'exp' gives the k-th order with no match a precision of 1 / (2**k * total).
     divisor = 1.0
+    correct: float
+    total: float
     for n, (correct, total) in enumerate(zip(stats.matches, stats.totals), start=1):
         if smooth_method == "add-k" and n > 1:
             correct, total = correct + smooth_value, total + smooth_value

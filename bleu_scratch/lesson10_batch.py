@@ -26,7 +26,7 @@ bit, so it is not used for the score).
 """
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, count, repeat
 from operator import itemgetter
 
@@ -39,6 +39,9 @@ from .lesson04_brevity import brevity_penalty
 from .lesson05_sentence import (
     DEFAULT_WEIGHTS,
     BleuStats,
+    Score,
+    Smoothing,
+    Weights,
     bleu_from_stats,
     geometric_mean_score,
     max_n_of,
@@ -98,10 +101,10 @@ def batch_corpus_stats(
 def fast_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
-):
+) -> Score:
     """Lesson 06's ``corpus_bleu`` on statistics counted as batches: the same value, faster.
 
     >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()
@@ -120,8 +123,8 @@ def fast_corpus_bleu(
 def batch_sentence_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
 ) -> list:
     """``sentence_bleu(references, hypothesis, ...)`` of every pair, with the same warnings, counted as one batch.
@@ -168,10 +171,12 @@ def _scores(
     bps = list(map(brevity_penalty, ref_lens, hyp_lens))
     columns = []
     for weight in weight_list:
-        if auto_reweigh:
-            weights = [reweighed(weight, hyp_len, auto_reweigh) for hyp_len in hyp_lens]
-        else:
-            weights = repeat(weight)
+        # A sentence with no unigram match is never reweighed: NLTK returns 0 before that rule.
+        weights: Iterable[Sequence[float]] = (
+            [reweighed(weight, hyp_len, True) if ok else weight for hyp_len, ok in zip(hyp_lens, scored)]
+            if auto_reweigh
+            else repeat(weight)
+        )
         column = map(geometric_mean_score, p_rows, weights, bps)
         columns.append([score if ok else 0 for score, ok in zip(column, scored)])
     return [list(scores) for scores in zip(*columns)]
@@ -196,14 +201,14 @@ def batch_counts(
     tokens, largest = _token_ids(list_of_references, hypotheses)
     small = _index_type(len(tokens))
     text_lens = np.concatenate([hyp_lens, ref_lens])
-    sentence = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens)
-    tag = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens)
-    room = np.repeat(np.cumsum(text_lens).astype(small), text_lens)
+    sentence: np.ndarray = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens)
+    tag: np.ndarray = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens)
+    room: np.ndarray = np.repeat(np.cumsum(text_lens).astype(small), text_lens)
     room -= np.arange(len(tokens), dtype=small)
 
     token_bits = max(largest, 1).bit_length()
     matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
-    start = np.arange(len(tokens), dtype=small)  # where each n-gram still in the running starts
+    start: np.ndarray = np.arange(len(tokens), dtype=small)  # where each n-gram still in the running starts
     prefix = sentence  # a number for its sentence and its first n - 1 tokens
     sentence_of = np.arange(len(hypotheses))  # the sentence of each prefix number
     for n in range(1, max_n + 1):
@@ -226,7 +231,7 @@ def batch_counts(
             # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
             # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
             shared = clipped > 0
-            ngram_of = np.repeat(np.arange(len(group), dtype=small), np.diff(np.append(first[group], len(key))))
+            ngram_of: np.ndarray = np.repeat(np.arange(len(group), dtype=small), np.diff(np.append(first[group], len(key))))
             keep = shared[ngram_of]
             start, prefix = start[order[keep]], (np.cumsum(shared, dtype=small) - 1)[ngram_of[keep]]
             sentence_of = group_sentence[shared]
@@ -267,11 +272,11 @@ def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypothes
     if type(next(chain(hypothesis_tokens, reference_tokens), None)) is int:
         distinct = set(hypothesis_tokens).union(reference_tokens)
         if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
-            return np.fromiter(chain(hypothesis_tokens, reference_tokens), np.int32, size), max(distinct)
+            return np.fromiter(chain(hypothesis_tokens, reference_tokens), np.int32, size), max(distinct)  # type: ignore[type-var, return-value]
     # A new hypothesis token gets the next number as it is first seen (in C: the
     # defaultdict calls the counter); then every reference token is looked up, and
     # one found in no hypothesis gets the number after them.
-    numbers = defaultdict(count().__next__)
+    numbers: defaultdict[Token, int] = defaultdict(count().__next__)
     hypothesis_ids = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
     numbers.default_factory = repeat(unmatched).__next__

@@ -31,7 +31,7 @@ from . import checks
 from .checks import door
 from .lesson04_brevity import closest_ref_length
 from .lesson01_ngrams import Token
-from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
 
 def fast_sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
     """Equal to ``sentence_stats(references, hypothesis, max_n)``, several times faster.
@@ -125,10 +125,10 @@ def _ngrams(shifts: list[Sequence[Token]], n: int) -> Iterable:
 def fast_sentence_bleu(
     references: Sequence[Sequence[Token]],
     hypothesis: Sequence[Token],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
-):
+) -> Score:
     """Lesson 05's ``sentence_bleu`` on statistics counted by ``fast_sentence_stats``: the same value, faster.
 
     >>> round(fast_sentence_bleu(["the cat sat on the mat".split()], "the cat sat on a mat".split()), 4)

@@ -32,7 +32,7 @@ from . import checks
 from .checks import door
 from .lesson10_fast import fast_stats_of_pairs
 from .lesson01_ngrams import Token
-from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, bleu_from_stats, max_n_of
+from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
 
 Item = TypeVar("Item")
 Shard = TypeVar("Shard")
@@ -87,6 +87,7 @@ def local_cluster(workers: int, timeout: float = 120) -> Iterator[Any]:
             [sys.executable, "-c", CLUSTER_HOST, str(workers)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, start_new_session=True,
         )
+        assert host.stdin is not None and host.stdout is not None  # both are pipes
         try:
             ready, _, _ = select.select([host.stdout], [], [], timeout)
             address = host.stdout.readline().decode().strip() if ready else ""
@@ -187,13 +188,13 @@ def parallel_corpus_stats(
 def parallel_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
-    weights=DEFAULT_WEIGHTS,
-    smoothing_function=None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
     client: Any = None,
     jobs: int = 2,
     shard_size: int = 10_000,
-):
+) -> Score:
     """``corpus_bleu`` with the statistics counted on a Dask cluster (see ``parallel_corpus_stats``): the same value.
 
     >>> hyp1, hyp2 = "the cat sat on the mat".split(), "a dog".split()

@@ -138,8 +138,9 @@ def tokenized_streams(streams: Sequence[Sequence[str]], tokenize: str, progress:
     1
     [[['a', 'b', '.'], ['c']], [['a', 'b', '.']]]
     """
-    tokenizer, seen = TOKENIZERS[tokenize], {}
-    result = []
+    tokenizer = TOKENIZERS[tokenize]
+    seen: dict[str, list[str]] = {}
+    result: list[Stream] = []
     for lines in streams:
         result.append([seen[line] if line in seen else seen.setdefault(line, tokenizer(line)) for line in lines])
         progress(1)
@@ -184,7 +185,7 @@ def paired_test(
     table = segment_table(system_streams, tokenized_streams(references, tokenize, no_progress))
     scores = [sacrebleu_from_stats(row_stats(system.sum(axis=0))) for system in table]
     n_segments, n_samples = table.shape[1], n_samples or DEFAULT_SAMPLES[test_type]
-    seed = np.random.SeedSequence().entropy if seed is None else seed
+    seed = np.random.SeedSequence().entropy if seed is None else seed  # type: ignore[assignment]  # an int when drawn
 
     # sacrebleu seeds a new generator with the same seed for the baseline's
     # interval and for each system: every system meets the same draws.

@@ -1,8 +1,8 @@
 """Small helpers the lesson notebooks share, kept here so that no notebook keeps its own copy.
 
 Nothing here computes BLEU: the notebooks use it to show code and tables,
-catch NLTK's warnings and read the data files. Imported in IPython, it also
-makes a student edition's stop say what to do (``explain_stops``).
+catch NLTK's warnings and read the data files. Importing it changes nothing;
+each lesson's setup cell calls ``start_lesson`` to set up its kernel.
 """
 
 import ast
@@ -16,10 +16,7 @@ from typing import Any
 from .exercises import unwritten_exercise
 
 _previewed: set[str] = set()
-RESTART = (
-    "Write it there, save the file, then restart the kernel (Kernel > Restart Kernel) and run the "
-    "notebook again: Python reads a module once, so a running kernel keeps the old function."
-)
+WHAT_TO_DO = "Write it there, save the file, then run the cells again (the lesson reloads a module you save)."
 
 
 def with_warnings(function: Callable, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
@@ -113,7 +110,7 @@ def print_source(function: Callable, docstring: bool = True) -> None:
 
     >>> from bleu_scratch import no_smoothing
     >>> print_source(no_smoothing, docstring=False)  # doctest: +ELLIPSIS
-    def no_smoothing(p_n: Sequence, *args, **kwargs) -> list:
+    def no_smoothing(p_n: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]:
         smoothed = []
         for i, p_i in enumerate(p_n):
     ...
@@ -123,6 +120,7 @@ def print_source(function: Callable, docstring: bool = True) -> None:
     lines = source.splitlines()
     if not docstring:
         definition = ast.parse(source).body[0]
+        assert isinstance(definition, (ast.FunctionDef, ast.ClassDef))
         first = definition.body[0]
         if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
             del lines[first.lineno - 1 : first.end_lineno]
@@ -167,7 +165,7 @@ def explain_stops() -> bool:
     A stub raises a bare ``NotImplementedError``; after its traceback the
     notebook then prints, e.g., "bleu_scratch.count_ngrams is lesson 01's
     exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there, save
-    the file, then restart the kernel ...". Other errors show as usual.
+    the file, then run the cells again ...". Other errors show as usual.
     Returns whether it is installed (False outside IPython).
     """
     try:
@@ -182,10 +180,29 @@ def explain_stops() -> bool:
         shell.showtraceback((kind, error, traceback), tb_offset=tb_offset)
         waiting_for = unwritten_exercise(error)
         if waiting_for is not None:
-            print(f"{waiting_for}. {RESTART}")
+            print(f"{waiting_for}. {WHAT_TO_DO}")
 
     shell.set_custom_exc((NotImplementedError,), show)
     return True
 
 
-explain_stops()
+
+def start_lesson() -> bool:
+    """Set up a lesson's kernel: a package module you save is reloaded before the next cell runs (IPython's
+    autoreload), and a student edition's stop at an unwritten exercise says which one and what to do.
+
+    Returns whether it is set up (False outside IPython, where there is nothing to do).
+
+    >>> start_lesson()
+    False
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    if shell is None:
+        return False
+    shell.run_line_magic("load_ext", "autoreload")
+    shell.run_line_magic("autoreload", "2")
+    return explain_stops()

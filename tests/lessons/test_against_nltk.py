@@ -28,7 +28,7 @@ from bleu_scratch import (
     fast_corpus_stats,
     sentence_stats,
 )
-from bleu_scratch.sentence import max_n_of
+from bleu_scratch.lesson05_sentence import max_n_of
 
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), ("a", "b", "c", "d", "e")]
 

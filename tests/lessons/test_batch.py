@@ -1,4 +1,4 @@
-"""The batch (bleu_scratch/batch.py) equals sentence by sentence: statistics, scores, types and warnings.
+"""The batch (bleu_scratch/lesson10_batch.py) equals sentence by sentence: statistics, scores, types and warnings.
 
 batch_sentence_stats counts a whole batch at once with numpy; each result must
 be lesson 05's sentence_stats of that pair, and each score of
@@ -47,17 +47,17 @@ def test_statistics_are_the_same_where_keys_are_too_wide_to_pack(batch, max_n):
     """batch_counts sorts keys packed into one int64 when they fit, with np.lexsort when not; both must count alike."""
     list_of_references, hypotheses = batch
     expected = batch_sentence_stats(list_of_references, hypotheses, max_n)
-    saved, bleu_scratch.batch.PACKED_BITS = bleu_scratch.batch.PACKED_BITS, 0
+    saved, bleu_scratch.lesson10_batch.PACKED_BITS = bleu_scratch.lesson10_batch.PACKED_BITS, 0
     try:
         assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
     finally:
-        bleu_scratch.batch.PACKED_BITS = saved
+        bleu_scratch.lesson10_batch.PACKED_BITS = saved
 
 
 def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
     list_of_references, hypotheses = synthetic_corpus(30, references=2, seed=3)
     expected = [sentence_stats(references, hypothesis) for references, hypothesis in zip(list_of_references, hypotheses)]
-    assert bleu_scratch.batch._counts_by_chunk(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [list(s.matches) for s in expected]
+    assert bleu_scratch.lesson10_batch._counts_by_chunk(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [list(s.matches) for s in expected]
 
 
 WEIGHTS = [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.4, 0.0), [(1.0,), (0.5, 0.5)], np.array([1 / 3] * 3)]

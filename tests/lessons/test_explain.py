@@ -11,7 +11,7 @@ from nltk.translate.bleu_score import modified_precision as nltk_modified_precis
 from nltk.util import ngrams as nltk_ngrams
 
 from bleu_scratch import explain
-from bleu_scratch.match_view import CLIPPED, MATCHED, UNMATCHED
+from bleu_scratch.notebook.match_view import CLIPPED, MATCHED, UNMATCHED
 
 tokens = st.lists(st.sampled_from("abcd"), max_size=10)
 

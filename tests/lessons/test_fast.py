@@ -1,6 +1,6 @@
-"""The fast statistics (bleu_scratch/fast.py) equal the lesson statistics.
+"""The fast statistics (bleu_scratch/lesson10_fast.py) equal the lesson statistics.
 
-fast.py takes a shortcut the lessons do not: when a hypothesis repeats no
+lesson10_fast.py takes a shortcut the lessons do not: when a hypothesis repeats no
 n-gram of an order, it counts the hypothesis n-grams found in any reference
 instead of clipping counts. These tests make both branches run (tiny
 vocabularies repeat n-grams, longer ones do not) and compare with
@@ -19,12 +19,15 @@ from bleu_scratch import (
     BleuStats,
     SmoothingFunction,
     corpus_stats,
+    corpus_bleu,
+    fast_corpus_bleu,
     fast_corpus_stats,
+    fast_sentence_bleu,
     fast_sentence_stats,
     fast_stats_of_pairs,
+    sentence_bleu,
     sentence_stats,
 )
-from bleu_scratch import batch, corpus, fast, sentence
 
 # "x" and ("x",) are different tokens; 1 and True are equal ones (as in NLTK's Counters).
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), tuple("abcdefghij"), ("x", ("x",), 1, True, None)]
@@ -101,13 +104,12 @@ SMOOTHING = [None, *(getattr(SmoothingFunction(), f"method{number}") for number 
     st.sampled_from(SMOOTHING),
     st.booleans(),
 )
-def test_the_exported_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pairs, weights, smoothing, auto_reweigh):
-    """bleu_scratch.corpus_bleu is lesson 10's; it must return what lesson 06's corpus_bleu returns, bit for bit."""
-    assert bleu_scratch.corpus_bleu.__wrapped__ is batch.corpus_bleu
+def test_fast_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pairs, weights, smoothing, auto_reweigh):
+    """fast_corpus_bleu must return what lesson 06's corpus_bleu returns, bit for bit, with the same warnings."""
     list_of_references = [references for references, _ in pairs]
     hypotheses = [hypothesis for _, hypothesis in pairs]
     arguments = (list_of_references, hypotheses, weights, smoothing, auto_reweigh)
-    assert scored(bleu_scratch.corpus_bleu, *arguments) == scored(corpus.corpus_bleu, *arguments)
+    assert scored(fast_corpus_bleu, *arguments) == scored(corpus_bleu, *arguments)
 
 
 @settings(max_examples=300)
@@ -117,9 +119,8 @@ def test_the_exported_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pai
     st.sampled_from(SMOOTHING),
     st.booleans(),
 )
-def test_the_exported_sentence_bleu_is_lesson_05s_on_the_fast_path(pair, weights, smoothing, auto_reweigh):
-    """bleu_scratch.sentence_bleu is lesson 10's; its value, type and warnings must be lesson 05's sentence_bleu's."""
-    assert bleu_scratch.sentence_bleu.__wrapped__ is fast.sentence_bleu
+def test_fast_sentence_bleu_is_lesson_05s_on_the_fast_path(pair, weights, smoothing, auto_reweigh):
+    """fast_sentence_bleu's value, type and warnings must be lesson 05's sentence_bleu's."""
     references, hypothesis = pair
     arguments = (references, hypothesis, weights, smoothing, auto_reweigh)
-    assert scored(bleu_scratch.sentence_bleu, *arguments) == scored(sentence.sentence_bleu, *arguments)
+    assert scored(fast_sentence_bleu, *arguments) == scored(sentence_bleu, *arguments)

@@ -22,7 +22,7 @@ from bleu_scratch import (
     parallel_corpus_bleu,
     parallel_corpus_stats,
 )
-from bleu_scratch.parallel import local_cluster, map_in_order, shards, sum_shard_stats
+from bleu_scratch.lesson10_parallel import local_cluster, map_in_order, shards, sum_shard_stats
 
 
 @pytest.fixture(scope="module")

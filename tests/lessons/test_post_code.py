@@ -44,7 +44,7 @@ from bleu_scratch import (
     tokenize_paper,
     variant_sentence_bleu,
 )
-from bleu_scratch.variants import shortest_ref_length
+from bleu_scratch.lesson08_variants import shortest_ref_length
 
 # --- "Introduction to BLEU in Python", as posted -------------------------------------------------
 

@@ -23,7 +23,7 @@ from bleu_scratch import (
     sentence_bleu,
     variant_sentence_bleu,
 )
-from bleu_scratch.published import (
+from bleu_scratch.lesson08_published import (
     PROCEDURES,
     load_examples,
     published_figure,

@@ -156,7 +156,7 @@ def test_random_raw_text_with_13a(pairs, lowercase):
 
 def test_package_imports_neither_oracle():
     code = (
-        "import sys, bleu_scratch, bleu_scratch.tokenize, bleu_scratch.sacre;"
+        "import sys, bleu_scratch, bleu_scratch.lesson01_tokenize, bleu_scratch.lesson09_sacrebleu;"
         "print(sorted(m for m in ('nltk', 'sacrebleu') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

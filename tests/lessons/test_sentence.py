@@ -17,7 +17,7 @@ from bleu_scratch import (
     sentence_bleu,
     sentence_stats,
 )
-from bleu_scratch.sentence import max_n_of, weight_vectors
+from bleu_scratch.lesson05_sentence import max_n_of, weight_vectors
 
 
 class TestBleuStats:

@@ -21,8 +21,8 @@ from sacrebleu.significance import PairedTest, _compute_p_value, estimate_ci
 import bleu_scratch
 from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
 from bleu_scratch.notebook import read_lines
-from bleu_scratch.resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats, row_stats, stats_row
-from bleu_scratch.significance import p_value
+from bleu_scratch.lesson11_resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats, row_stats, stats_row
+from bleu_scratch.lesson11_significance import p_value
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
 PUBLISHED_TOLERANCE = 0.01
