@@ -8,19 +8,24 @@ same tokens with the same options, printed as sacrebleu prints its scores:
 
     BLEU = 23.17 53.8/29.6/17.6/10.3 (BP = 1.000 ratio = 1.074 hyp_len = 1989 ref_len = 1852)
 
-The command is one pipeline, a module a stage, built on the lessons:
+The command is one straight pipeline, settings -> read -> tokens ->
+statistics -> score -> report, each stage once, built on the lessons' public
+names (lesson 01's tokenizers, lesson 10's batch counting, lesson 05's
+``bleu_from_stats``):
 
 - ``settings``: the options, read once into plain settings;
 - ``inputs``: the files, read in step and cut into shards (bad input stops here);
-- ``work``: what a shard becomes where it is scored, in this process or on a
-  Dask worker: tokens, statistics, and each segment's score for ``--sentence``;
-- ``scoring``: statistics to the score (lessons 05-07);
+- ``pipeline``: the stages in order: each shard tokenized, counted and, for
+  ``--sentence``, scored where it is scored (in this process or on a Dask
+  worker), the corpus score, the signals and the exit status;
 - ``report``: the score as sacrebleu's line or JSON, NLTK's warnings in the
-  command's words, the progress bar;
-- ``pipeline``: the stages in order, the Dask cluster, signals and the exit status.
+  command's words, the progress bar.
 
 ``errors`` holds what can go wrong with the input, each error with its facts,
-worded in the command's terms.
+worded in the command's terms. ``compare`` is the second command,
+``bleu-scratch-compare``. Both print ``--version``; tqdm (the progress bar)
+is the extra ``[cli]`` and dask.distributed (``--jobs``, ``--scheduler``) the
+extra ``[dask]``.
 """
 
 import sys

@@ -14,7 +14,8 @@ definitions, seed and numbers, and prints a table like ``sacrebleu
 resamples with half the width of their 95% interval, and its p-value.
 
 Bad input ends the command with one line on stderr and exit status 2 before
-anything is printed; a progress bar shows on a terminal only.
+anything is printed; a progress bar shows on a terminal only (with the extra
+``[cli]``, tqdm; without it one line says how to install it).
 """
 
 import argparse
@@ -25,8 +26,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_scratch import TOKENIZERS, PairedResult, paired_test
-from bleu_scratch.significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
+from bleu_scratch import TOKENIZERS, PairedResult, __version__, paired_test
+from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, stop
 from .inputs import check_readable, streamed_shards
@@ -68,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = parse(sys.argv[1:] if argv is None else argv)
     try:
         named_systems, references = read(settings)
-        with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False) as bar:
+        with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False, prog=PROG) as bar:
             results = paired_test(
                 named_systems, references, settings.test, settings.samples, settings.seed, settings.tokenize,
                 bar.update if bar else no_progress,
@@ -112,6 +113,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
         help="13a: sacrebleu's default (default); none: split on whitespace; the others are lesson 01's",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
     return CompareSettings(
         args.baseline, tuple(args.systems), tuple(args.references), args.test, args.samples, args.seed, args.tokenize, args.json

@@ -8,7 +8,7 @@ it, and the command receives it whole.
 
 import sys
 
-from bleu_scratch.exercises import unwritten_exercise
+from bleu_scratch.notebook.exercises import unwritten_exercise
 
 
 class CommandError(Exception):

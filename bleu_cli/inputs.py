@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import zip_longest
 from typing import BinaryIO
 
-from bleu_scratch.parallel import shards
+from bleu_scratch.lesson10_parallel import shards
 
 from .errors import EmptyHypothesis, LineCounts, NotUtf8, Unreadable
 
@@ -61,7 +61,7 @@ def check_readable(names: Sequence[str]) -> None:
             raise Unreadable(name, os.strerror(errno.EACCES))
 
 
-def all_regular(names: Sequence[str]) -> bool:
+def _all_regular(names: Sequence[str]) -> bool:
     """Whether every file can be sliced by byte ranges (no ``-``, pipe or device)."""
     try:
         return all(name != "-" and stat.S_ISREG(os.stat(name).st_mode) for name in names)
@@ -69,8 +69,15 @@ def all_regular(names: Sequence[str]) -> bool:
         return False
 
 
-def file_slices(names: Sequence[str]) -> list[FileSlice]:
-    """The files cut into slices of ``SHARD_LINES`` lines, after checking that their line counts agree."""
+def file_slices(names: Sequence[str]) -> list[FileSlice] | None:
+    """The files cut into slices of ``SHARD_LINES`` lines, after checking that they can be read and their line counts agree.
+
+    None if a file cannot be sliced (``-``, a pipe or a device): then the
+    files are read here in step, by ``streamed_shards``.
+    """
+    check_readable(names)
+    if not _all_regular(names):
+        return None
     scans = [_scan(name) for name in names]
     counts = [lines for _, _, lines in scans]
     if counts[0] == 0:

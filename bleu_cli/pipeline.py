@@ -1,9 +1,14 @@
-"""The command's pipeline: settings, then read, tokens, statistics, score, print; signals and the exit status.
+"""The command's one pipeline: settings -> read -> tokens -> statistics -> score -> report, each stage once.
 
-Reading, tokenizing and counting happen shard by shard where the shard is
-scored (``work.score_shard``): in this process, or on the workers of a Dask
-cluster, a local one (``--jobs N``) or yours (``--scheduler ADDRESS``). Here
-the results are taken in shard order, summed or printed, and scored.
+``run`` reads the settings, then ``score_files`` takes the files shard by
+shard (``inputs``). Each shard goes through ``score_shard`` where it is
+scored, in this process or on a worker of a Dask cluster (``--jobs N`` starts
+a local one, ``--scheduler ADDRESS`` uses yours): its lines become tokens by
+lesson 01's public tokenizers, its statistics are counted by lesson 10's
+public batch counting (``bleu_scratch.batch_corpus_stats``, or
+``batch_sentence_stats`` for ``--sentence``, whose segments are scored there
+too). Here the results are taken in shard order and summed, the corpus score
+comes from lesson 05's ``bleu_from_stats``, and ``report`` words the lines.
 
 Exit status: 0 with a score; 2 for bad options or input (no score printed);
 141 when the reader of the output stops early; 130 after Ctrl-C and 143 after
@@ -14,90 +19,116 @@ import os
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from types import FrameType, TracebackType
 from typing import IO, Any
 
-from bleu_scratch import BleuStats
-from bleu_scratch.parallel import cluster, map_in_order
+from bleu_scratch import (
+    TOKENIZERS,
+    BleuStats,
+    SmoothingError,
+    SmoothingFunction,
+    batch_corpus_stats,
+    batch_sentence_stats,
+    bleu_from_stats,
+)
+from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, NoScheduler, stop
-from .inputs import FileSlice, all_regular, check_readable, file_slices, streamed_shards
-from .report import WarningLog, copy_out, progress_bar, score_line
-from .scoring import score
+from .errors import CommandError, NoScheduler, Overflow, SmoothingNeeds, stop
+from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
+from .report import copy_out, progress_bar, score_line, warning_text
 from .settings import Settings, parse
-from .work import ShardResult, score_shard, segment_tokens
+
+Tokens = list[str]
 
 
 class Terminated(BaseException):
     """SIGTERM arrived: unwind as Ctrl-C does, stopping what was started."""
 
 
-# The signal that stopped the command, once one has.
-_received: list[int] = []
+class Signals:
+    """Ctrl-C and SIGTERM during one run: the first one received unwinds the run; the handlers before are restored.
 
+    >>> with Signals() as signals:
+    ...     signals.received is None
+    True
+    """
 
-def run(argv: list[str]) -> int:
-    """The command on ``argv``; its exit status. Bad options end in argparse (SystemExit 2)."""
-    settings = parse(argv)
-    previous = {number: signal.signal(number, _stop) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        return _scored(settings)
-    except BaseException:
-        # A library the signal interrupted (importing, or waiting on the cluster) may have turned
-        # KeyboardInterrupt or Terminated into an error of its own; the command was stopped all the same.
-        if _received:
-            return 128 + _received[0]
-        raise
-    finally:
-        for number, handler in previous.items():
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "Signals":
+        self._previous = {number: signal.signal(number, self._stop) for number in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def __exit__(self, kind: type | None, error: BaseException | None, traceback: TracebackType | None) -> None:
+        for number, handler in self._previous.items():
             signal.signal(number, handler)
 
+    def _stop(self, signum: int, frame: FrameType | None) -> None:
+        """The handler: note the signal, ignore any next one, and unwind."""
+        # Once is enough: a second signal must not cut the clean-up short.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        self.received = signum
+        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
 
-def _stop(signum: int, frame: Any) -> None:
-    # Once is enough: a second signal must not cut the clean-up short.
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _received.append(signum)
-    raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+
+def run(argv: Sequence[str]) -> int:
+    """The command on ``argv``; its exit status. Bad options end in argparse (SystemExit 2)."""
+    settings = parse(argv)
+    with Signals() as signals:
+        try:
+            return score_files(settings)
+        except BaseException:
+            # A library the signal interrupted (importing, or waiting on the cluster) may have turned
+            # KeyboardInterrupt or Terminated into an error of its own; the command was stopped all the same.
+            if signals.received is not None:
+                return 128 + signals.received
+            raise
 
 
-def _scored(settings: Settings) -> int:
-    log = WarningLog(settings.max_n)
+def score_files(settings: Settings) -> int:
+    """Score the files and print the result, then the distinct warnings; the exit status (0, 2 or 141)."""
     # Small results stay in memory; a million sentence scores go to disk.
     with tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8") as output:
         try:
-            with log.catching():
-                _write_scores(settings, output, log)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UserWarning)
+                met = _write_scores(settings, output)
         except (CommandError, NotImplementedError) as error:
             return stop("bleu-scratch", "scores", error)
         status = copy_out(output)
     if status == 0:
-        for text in log.texts:
+        # After the score: with --sentence NLTK would warn on most lines, and a failed run says only what went wrong.
+        messages = [*met, *(str(caught_warning.message) for caught_warning in caught)]
+        for text in dict.fromkeys(warning_text(message, settings.max_n) for message in messages):
             print(f"bleu-scratch: warning: {text}", file=sys.stderr)
     return status
 
 
-def _write_scores(settings: Settings, output: IO[str], log: WarningLog) -> None:
-    """Score every shard; write the corpus score, or each segment's score in line order."""
+def _write_scores(settings: Settings, output: IO[str]) -> list[str]:
+    """Write the corpus score, or each segment's score in line order; the warnings the shards met."""
     # The files are checked (readable; for regular files, their line counts) before any worker starts.
-    check_readable(settings.paths)
-    slices = file_slices(settings.paths) if all_regular(settings.paths) else None
-    total, last = BleuStats.zero(settings.max_n), ()
-    with _counting(settings) as client:
+    slices = file_slices(settings.paths)
+    total, last, met = BleuStats.zero(settings.max_n), ((), ()), []
+    with _client(settings) as client:
         for result in _shard_results(settings, client, slices):
             total += result.stats
             last = result.last
-            for message in result.warnings:
-                log.add(message)
+            met += result.warnings
             for sentence_score, stats in result.scores:
                 output.write(score_line(sentence_score, stats, settings, corpus=False) + "\n")
     if not settings.sentence:
-        references, hypothesis = segment_tokens(last, settings.tokenize, settings.lowercase)
-        output.write(score_line(score(total, settings, references, hypothesis), total, settings) + "\n")
+        output.write(score_line(score(total, settings, *last), total, settings) + "\n")
+    return met
 
 
-def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | None) -> Iterator[ShardResult]:
+def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | None) -> Iterator["ShardResult"]:
     """Each shard's result, in line order: slices where the scorer can read the files itself, else lines read here."""
     if slices is not None and (client is None or _workers_read(client, settings.paths)):
         stream, total = slices, sum(piece.count for piece in slices)
@@ -114,8 +145,69 @@ def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | No
             yield result
 
 
+@dataclass(frozen=True)
+class ShardResult:
+    """What the command needs back from a shard."""
+
+    count: int  # segments in the shard
+    stats: BleuStats  # summed over them
+    last: tuple[list[Tokens], Tokens]  # the last segment's tokens: smoothing methods 5 to 7 read the corpus's last one
+    scores: tuple[tuple[float, BleuStats], ...]  # with --sentence, each segment's score and statistics
+    warnings: tuple[str, ...]  # the distinct warnings the lessons gave, in order
+
+
+def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardResult:
+    """Read a shard, tokenize it, count its statistics and, with ``--sentence``, score each segment.
+
+    Runs in this process or on a Dask worker. Lines travel to a worker, never
+    tokens: a line pickles as one string, its tokens as dozens.
+
+    >>> result = score_shard([("a b c", "a b c"), ("D", "d e")], Settings("hyp", ("ref",), weights=(0.5, 0.5), lowercase=True))
+    >>> result.stats, result.last
+    (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
+    """
+    segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
+    tokenizer = TOKENIZERS[settings.tokenize]
+    list_of_references, hypotheses = [], []
+    for lines in segments:
+        hypothesis, *references = (tokenizer(line.lower() if settings.lowercase else line) for line in lines)
+        list_of_references.append(references)
+        hypotheses.append(hypothesis)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if settings.sentence:
+            counted = batch_sentence_stats(list_of_references, hypotheses, settings.max_n)
+            scores = tuple(
+                (score(pair_stats, settings, references, hypothesis), pair_stats)
+                for pair_stats, references, hypothesis in zip(counted, list_of_references, hypotheses)
+            )
+            stats = sum(counted, BleuStats.zero(settings.max_n))
+        else:
+            scores, stats = (), batch_corpus_stats(list_of_references, hypotheses, settings.max_n)
+    met = tuple(dict.fromkeys(str(caught_warning.message) for caught_warning in caught))
+    return ShardResult(len(segments), stats, (list_of_references[-1], hypotheses[-1]), scores, met)
+
+
+def score(stats: BleuStats, settings: Settings, last_references: Sequence, last_hypothesis: Sequence) -> float:
+    """Lesson 05's ``bleu_from_stats`` with the command's weights and smoothing; its errors in the command's words.
+
+    Smoothing methods 5-7 read the last segment's tokens, as NLTK's corpus_bleu does.
+
+    >>> stats = BleuStats(hyp_len=2, ref_len=2, matches=(2, 1), totals=(2, 1), too_short=(0, 0))
+    >>> score(stats, Settings("hyp", ("ref",), weights=(0.5, 0.5)), [["a", "b"]], ["a", "b"])
+    1.0
+    """
+    smoothing = getattr(SmoothingFunction(), f"method{settings.smoothing}") if settings.smoothing else None
+    try:
+        return bleu_from_stats(stats, settings.weights, smoothing, False, last_references, last_hypothesis)
+    except SmoothingError as error:
+        raise SmoothingNeeds(error.needs, settings.max_n) from None
+    except OverflowError:
+        raise Overflow(settings.weights) from None
+
+
 @contextmanager
-def _counting(settings: Settings) -> Iterator[Any]:
+def _client(settings: Settings) -> Iterator[Any]:
     """The Dask client whose workers score the shards, or None to score them in this process."""
     if settings.scheduler is None:
         with cluster(jobs=settings.jobs) as client:
@@ -139,4 +231,5 @@ def _workers_read(client: Any, paths: list[str]) -> bool:
 
 
 def _sizes(paths: list[str]) -> dict[str, int | None]:
+    """The size of each file as a worker sees it (None where it sees no file)."""
     return {path: os.path.getsize(path) if os.path.isfile(path) else None for path in paths}

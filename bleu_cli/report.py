@@ -1,5 +1,7 @@
 """Printing: the score as sacrebleu's line or as JSON, NLTK's warnings in the command's words, the progress bar.
 
+Both commands print through here (``bleu-scratch`` and ``bleu-scratch-compare``).
+
 Output goes to a spooled file first and reaches stdout only when everything
 has been scored, so bad input never leaves a partial score behind. When the
 reader of the output stops early (``| head``), the command stops quietly with
@@ -11,13 +13,12 @@ import json
 import os
 import shutil
 import sys
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, Any
 
 from bleu_scratch import BleuStats, brevity_penalty
-from bleu_scratch.sentence import ZERO_ORDER_WARNING
+from bleu_scratch.lesson05_sentence import ZERO_ORDER_WARNING
 
 from .settings import Settings
 
@@ -68,44 +69,24 @@ def warning_text(message: str, max_n: int) -> str:
     return " ".join(message.split())
 
 
-class WarningLog:
-    """The distinct warnings of a run, in the command's words, in the order they were first met.
-
-    The command prints them after the score: with ``--sentence`` NLTK would
-    warn on most lines, and a failed run should say only what went wrong.
-
-    >>> log = WarningLog(max_n=4)
-    >>> log.add(ZERO_ORDER_WARNING.format(4)); log.add(ZERO_ORDER_WARNING.format(4))
-    >>> len(log.texts)
-    1
-    """
-
-    def __init__(self, max_n: int) -> None:
-        self.max_n = max_n
-        self.texts: list[str] = []
-
-    def add(self, message: str) -> None:
-        text = warning_text(message, self.max_n)
-        if text not in self.texts:
-            self.texts.append(text)
-
-    @contextmanager
-    def catching(self) -> Iterator[None]:
-        """Log the warnings given in this process while the block runs."""
-        with warnings.catch_warnings():
-            warnings.simplefilter("always", UserWarning)
-            warnings.showwarning = lambda message, *args, **kwargs: self.add(str(message))
-            yield
-
-
 @contextmanager
-def progress_bar(name: str, total: int | None, unit: str = " segments", unit_scale: bool = True) -> Iterator:
-    """A tqdm bar over ``total`` units (the segments scored, "1.2M") when stderr is a terminal; otherwise None."""
+def progress_bar(
+    name: str, total: int | None, unit: str = " segments", unit_scale: bool = True, prog: str = "bleu-scratch"
+) -> Iterator[Any]:
+    """A tqdm bar over ``total`` units (the segments scored, "1.2M") when stderr is a terminal; otherwise None.
+
+    tqdm is the extra ``[cli]``: without it the command ``prog`` says so on
+    one line of stderr and goes on without a bar.
+    """
     if not sys.stderr.isatty():
         yield None
         return
-    from tqdm import tqdm
-
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        print(f"{prog}: no progress bar: pip install 'bleu-scratch[cli]' for one", file=sys.stderr)
+        yield None
+        return
     with tqdm(
         total=total, unit=unit, unit_scale=unit_scale, desc=os.path.basename(name), file=sys.stderr,
         delay=PROGRESS_DELAY, leave=False,

@@ -2,18 +2,20 @@
 
 argparse reads the command line; every option's value is checked and
 converted here, and a bad one ends the command with one line on stderr and
-exit status 2 before any file is read.
+exit status 2 before any file is read. So does ``--jobs N`` or ``--scheduler``
+without dask.distributed (the extra ``[dask]``).
 """
 
 import argparse
+import importlib.util
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from bleu_scratch import TOKENIZERS
-from bleu_scratch.sentence import DEFAULT_WEIGHTS
+from bleu_scratch import TOKENIZERS, __version__
+from bleu_scratch.lesson05_sentence import DEFAULT_WEIGHTS
 
 # A decimal number as a user writes one (nan and inf are read to be refused as not finite).
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
@@ -60,6 +62,10 @@ def parse(argv: Sequence[str]) -> Settings:
         parser.error("standard input (-) can be read once: give it for one file at most")
     if args.scheduler and args.jobs > 1:
         parser.error("--jobs starts a cluster on this machine; with --scheduler the cluster's workers count")
+    dask_option = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else None
+    if dask_option and importlib.util.find_spec("distributed") is None:
+        # dask.distributed is the extra [dask]: one line naming it, before any file is read.
+        parser.exit(2, f"{parser.prog}: error: {dask_option} needs dask.distributed: pip install 'bleu-scratch[dask]'\n")
     return Settings(
         hypothesis=args.hypothesis,
         references=tuple(args.references),
@@ -121,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
         "--scheduler", metavar="ADDRESS",
         help="score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (see README: the workers need bleu-scratch installed)",
     )
+    parser.add_argument("--version", action="version", version=f"bleu-scratch {__version__}")
     return parser
 
 

@@ -135,8 +135,23 @@ def test_a_signal_a_library_turned_into_its_own_error_still_ends_as_the_signal(m
         except BaseException as error:
             raise RuntimeError("the library's own error") from error
 
-    monkeypatch.setattr(pipeline, "_scored", interrupted)
-    monkeypatch.setattr(pipeline, "_received", [])
+    monkeypatch.setattr(pipeline, "score_files", interrupted)
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     assert pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]]) == status
     assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+
+
+def test_a_signal_is_remembered_by_its_own_run_only(monkeypatch, wmt15):
+    """After a run stopped by a signal, the next run's error is an error, not that signal's status."""
+
+    def interrupted(settings):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    def failing(settings):
+        raise RuntimeError("a bug, not a signal")
+
+    monkeypatch.setattr(pipeline, "score_files", interrupted)
+    assert pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]]) == 143
+    monkeypatch.setattr(pipeline, "score_files", failing)
+    with pytest.raises(RuntimeError, match="a bug"):
+        pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]])
