@@ -7,9 +7,9 @@ The corpus is bleu_scratch.synthetic_corpus (seeded, Zipfian words,
 segments of about 25 tokens). NLTK's corpus_bleu takes tokens and sacrebleu's
 takes lines of text, so bleu_scratch is timed both ways:
 
-- "tokens": bleu_scratch.corpus_bleu and NLTK's on the same token lists;
+- "tokens": bleu_scratch.fast_corpus_bleu and NLTK's on the same token lists;
 - "text": sacrebleu.corpus_bleu(tokenize="none") on the lines, and
-  bleu_scratch.corpus_bleu on the same lines split on whitespace inside the
+  bleu_scratch.fast_corpus_bleu on the same lines split on whitespace inside the
   timed call, as sacrebleu splits them. Compare sacrebleu with this row.
 
 Each repeat runs every implementation once, in an order rotated by one place
@@ -17,9 +17,9 @@ per repeat (benchmarks/timing.py). The table gives the median time with the
 range over the repeats, and the ratios of medians. Before timing, the script
 checks that the results agree:
 
-- bleu_scratch.corpus_bleu == nltk corpus_bleu, exactly, from tokens and from text;
+- bleu_scratch.fast_corpus_bleu == nltk corpus_bleu, exactly, from tokens and from text;
 - sacrebleu's n-gram counts, totals and lengths equal bleu_scratch's
-  statistics, and its score equals bleu_scratch.sacre.sacrebleu_from_stats of
+  statistics, and its score equals bleu_scratch.lesson09_sacrebleu.sacrebleu_from_stats of
   them. sacrebleu's score is not 100 x NLTK's: NLTK counts a segment shorter
   than n as having one n-gram of order n (the denominator is at least 1), and
   sacrebleu smooths with 'exp' by default; the script prints both.
@@ -53,12 +53,12 @@ def implementations(list_of_references, hypotheses) -> dict:
 
     def bleu_scratch_from_text():
         # Split as sacrebleu's tokenize="none" does, inside the timed call.
-        return bleu_scratch.corpus_bleu(
+        return bleu_scratch.fast_corpus_bleu(
             [[line.split() for line in lines] for lines in reference_lines], [line.split() for line in hypothesis_lines]
         )
 
     return {
-        "bleu_scratch": ("tokens", lambda: bleu_scratch.corpus_bleu(list_of_references, hypotheses)),
+        "bleu_scratch": ("tokens", lambda: bleu_scratch.fast_corpus_bleu(list_of_references, hypotheses)),
         "NLTK": ("tokens", lambda: nltk_corpus_bleu(list_of_references, hypotheses)),
         "bleu_scratch from text": ("text", bleu_scratch_from_text),
         "sacrebleu": ("text", lambda: sacrebleu.corpus_bleu(hypothesis_lines, reference_streams, tokenize="none")),

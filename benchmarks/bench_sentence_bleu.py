@@ -1,4 +1,4 @@
-"""Time sentence BLEU: bleu_scratch's drop-in and batch against a loop of NLTK's (and sacrebleu's), in one process.
+"""Time sentence BLEU: bleu_scratch's fast paths against a loop of NLTK's (and sacrebleu's), in one process.
 
     python benchmarks/bench_sentence_bleu.py                  # 20,000 pairs, 1 and 4 references
     python benchmarks/bench_sentence_bleu.py --pairs 5000 --repeats 5
@@ -10,7 +10,7 @@ every pair:
 - NLTK's sentence_bleu in a loop (words, and token ids);
 - sacrebleu's sentence_bleu in a loop on the joined words (its score differs:
   it smooths and uses the effective order; it is here for its speed);
-- bleu_scratch.sentence_bleu in a loop, the drop-in;
+- bleu_scratch.fast_sentence_bleu in a loop (lesson 10's sentence_bleu);
 - bleu_scratch.batch_sentence_bleu, the whole list at once (words, and ids).
 
 Before timing, the script checks that bleu_scratch's scores equal NLTK's,
@@ -41,7 +41,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import bleu_scratch
 from bleu_scratch import batch_corpus_stats, batch_sentence_bleu, synthetic_corpus
-from bleu_scratch.batch import batch_counts
+from bleu_scratch.lesson10_batch import batch_counts
 from timing import time_calls
 
 BOUND_SOURCE = Path(__file__).with_name("ngram_bound.c")
@@ -62,7 +62,7 @@ def implementations(list_of_references: list, hypotheses: list, id_references: l
         "NLTK sentence_bleu, a loop": ("words", lambda: [nltk_sentence_bleu(r, h) for r, h in pairs]),
         "NLTK sentence_bleu, a loop, ids": ("ids", lambda: [nltk_sentence_bleu(r, h) for r, h in id_pairs]),
         "sacrebleu sentence_bleu, a loop": ("text", lambda: [sacrebleu.sentence_bleu(h, r).score for h, r in lines]),
-        "bleu_scratch sentence_bleu, a loop": ("words", lambda: [bleu_scratch.sentence_bleu(r, h) for r, h in pairs]),
+        "bleu_scratch fast_sentence_bleu, a loop": ("words", lambda: [bleu_scratch.fast_sentence_bleu(r, h) for r, h in pairs]),
         "bleu_scratch batch_sentence_bleu": ("words", lambda: batch_sentence_bleu(list_of_references, hypotheses)),
         "bleu_scratch batch_sentence_bleu, ids": ("ids", lambda: batch_sentence_bleu(id_references, id_hypotheses)),
     }
@@ -112,7 +112,7 @@ def main() -> None:
         implemented = implementations(list_of_references, hypotheses, id_references, id_hypotheses)
         times, results = time_calls({name: call for name, (_, call) in implemented.items()}, args.repeats)
         nltk_words, nltk_ids = results["NLTK sentence_bleu, a loop"], results["NLTK sentence_bleu, a loop, ids"]
-        for name in ["bleu_scratch sentence_bleu, a loop", "bleu_scratch batch_sentence_bleu"]:
+        for name in ["bleu_scratch fast_sentence_bleu, a loop", "bleu_scratch batch_sentence_bleu"]:
             assert results[name] == nltk_words, f"{name} differs from NLTK"
         assert results["bleu_scratch batch_sentence_bleu, ids"] == nltk_ids == nltk_words
         baseline = times["NLTK sentence_bleu, a loop"].median

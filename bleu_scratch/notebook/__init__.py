@@ -187,22 +187,19 @@ def explain_stops() -> bool:
 
 
 
-def start_lesson() -> bool:
+def start_lesson() -> None:
     """Set up a lesson's kernel: a package module you save is reloaded before the next cell runs (IPython's
     autoreload), and a student edition's stop at an unwritten exercise says which one and what to do.
 
-    Returns whether it is set up (False outside IPython, where there is nothing to do).
-
-    >>> start_lesson()
-    False
+    Outside IPython there is nothing to set up, and it does nothing.
     """
     try:
         from IPython import get_ipython
     except ImportError:
-        return False
+        return
     shell = get_ipython()
     if shell is None:
-        return False
+        return
     shell.run_line_magic("load_ext", "autoreload")
     shell.run_line_magic("autoreload", "2")
-    return explain_stops()
+    explain_stops()

@@ -29,6 +29,7 @@ from bleu_scratch import (
     sentence_stats,
 )
 from bleu_scratch.lesson05_sentence import max_n_of
+from tests.quick import examples
 
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), ("a", "b", "c", "d", "e")]
 
@@ -122,7 +123,7 @@ def check_score(record, same_as_nltk, smoothers, ours, theirs, args, weights, sm
         )
 
 
-@settings(max_examples=1500)
+@settings(max_examples=examples(1500))
 @given(pair=sentence_pairs(), weights=weight_shapes, smoothing=smoothing_methods, auto_reweigh=st.booleans())
 def test_sentence_bleu(record, same_as_nltk, smoothers, pair, weights, smoothing, auto_reweigh):
     references, hypothesis = pair
@@ -132,7 +133,7 @@ def test_sentence_bleu(record, same_as_nltk, smoothers, pair, weights, smoothing
     )
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(corpus=corpora, weights=weight_shapes, smoothing=smoothing_methods, auto_reweigh=st.booleans())
 def test_corpus_bleu(record, same_as_nltk, smoothers, corpus, weights, smoothing, auto_reweigh):
     list_of_references = [references for references, _ in corpus]
@@ -143,14 +144,14 @@ def test_corpus_bleu(record, same_as_nltk, smoothers, corpus, weights, smoothing
     )
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(pair=sentence_pairs(), n=st.integers(1, 6))
 def test_modified_precision(same_as_nltk, pair, n):
     references, hypothesis = pair
     same_as_nltk(bleu_scratch.modified_precision, nltk_bleu.modified_precision, references, hypothesis, n)
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(pair=sentence_pairs(), hyp_len=st.integers(0, 12))
 def test_closest_ref_length_and_brevity_penalty(same_as_nltk, pair, hyp_len):
     references, _ = pair
@@ -178,7 +179,7 @@ def nltk_stats(list_of_references, hypotheses, max_n: int) -> BleuStats:
     )
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(corpus=corpora, split=st.integers(0, 5), max_n=st.integers(1, 6))
 def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
     list_of_references = [references for references, _ in corpus]
@@ -196,7 +197,7 @@ def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
     assert fast_corpus_stats(list_of_references, hypotheses, max_n) == whole
 
 
-@settings(max_examples=500)
+@settings(max_examples=examples(500))
 @given(corpus=corpora, weights=weight_shapes, method=st.sampled_from([None] + [f"method{i}" for i in range(5)]))
 def test_bleu_from_summed_stats_equals_nltk_corpus_bleu(same_as_nltk, smoothers, corpus, weights, method):
     # Smoothing methods 5-7 also read the last sentence pair, which stats alone do not carry.

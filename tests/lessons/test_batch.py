@@ -20,6 +20,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import bleu_scratch
 from bleu_scratch import SmoothingFunction, batch_sentence_bleu, batch_sentence_stats, sentence_stats, synthetic_corpus
+from tests.quick import examples
 
 VOCABULARIES = [("a",), ("a", "b", "c"), (0, 1, 2), (1, True, "1", 1.0, 2), (7, 65536, 2**31 - 1), tuple("abcdefgh")]
 
@@ -33,7 +34,7 @@ def batches(draw):
     return [references for references, _ in pairs], [hypothesis for _, hypothesis in pairs]
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(batches(), st.integers(1, 6))
 def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
     list_of_references, hypotheses = batch
@@ -41,7 +42,7 @@ def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
     assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(batches(), st.integers(1, 4))
 def test_statistics_are_the_same_where_keys_are_too_wide_to_pack(batch, max_n):
     """batch_counts sorts keys packed into one int64 when they fit, with np.lexsort when not; both must count alike."""
@@ -71,7 +72,7 @@ def scored(score, *args, **kwargs):
     return value, [str(w.message) for w in caught]
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(batches(), st.sampled_from(range(len(WEIGHTS))), st.sampled_from(SMOOTHING), st.booleans())
 def test_each_batch_score_is_sentence_bleus_with_its_warnings(batch, weights_index, method, auto_reweigh):
     list_of_references, hypotheses = batch

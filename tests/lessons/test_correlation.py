@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from bleu_scratch import discordant_pairs, kendall_tau, pearson
+from tests.quick import examples
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def test_bleu_and_humans_disagree_on_the_best_system(wmt17):
     assert (i, j) in discordant_pairs(bleu, human)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(st.tuples(st.integers(-5, 5), st.integers(-5, 5)), min_size=2, max_size=12))
 def test_on_random_scores_with_ties(pairs):
     xs, ys = [float(x) for x, _ in pairs], [float(y) for _, y in pairs]

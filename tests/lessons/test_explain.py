@@ -12,11 +12,12 @@ from nltk.util import ngrams as nltk_ngrams
 
 from bleu_scratch import explain
 from bleu_scratch.notebook.match_view import CLIPPED, MATCHED, UNMATCHED
+from tests.quick import examples
 
 tokens = st.lists(st.sampled_from("abcd"), max_size=10)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(tokens, min_size=1, max_size=3), tokens, st.integers(1, 5))
 def test_the_marks_add_up_to_nltks_modified_precision(references, hypothesis, max_n):
     view = explain(references, hypothesis, max_n)

@@ -28,6 +28,7 @@ from bleu_scratch import (
     sentence_bleu,
     sentence_stats,
 )
+from tests.quick import examples
 
 # "x" and ("x",) are different tokens; 1 and True are equal ones (as in NLTK's Counters).
 VOCABULARIES = [("a",), ("a", "b"), ("a", "b", "c"), tuple("abcdefghij"), ("x", ("x",), 1, True, None)]
@@ -47,7 +48,7 @@ def repeats_an_ngram(tokens, n: int) -> bool:
     return len(set(grams)) < len(grams)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(sentence_pairs(), min_size=1, max_size=6), st.integers(1, 5))
 def test_fast_corpus_stats_equal_corpus_stats(corpus, max_n):
     list_of_references = [references for references, _ in corpus]
@@ -57,7 +58,7 @@ def test_fast_corpus_stats_equal_corpus_stats(corpus, max_n):
     assert fast_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(list_of_references, hypotheses, max_n)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(sentence_pairs(), st.integers(1, 5))
 def test_fast_sentence_stats_equal_sentence_stats(pair, max_n):
     references, hypothesis = pair
@@ -97,7 +98,7 @@ def scored(score, *arguments) -> tuple[str, list[str]]:
 SMOOTHING = [None, *(getattr(SmoothingFunction(), f"method{number}") for number in (1, 2, 3, 4, 5, 7))]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.lists(sentence_pairs(), min_size=1, max_size=6),
     st.sampled_from([(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), [(1.0,), (1 / 3, 1 / 3, 1 / 3)]]),
@@ -112,7 +113,7 @@ def test_fast_corpus_bleu_is_lesson_06s_score_on_the_fast_statistics(pairs, weig
     assert scored(fast_corpus_bleu, *arguments) == scored(corpus_bleu, *arguments)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     sentence_pairs(),
     st.sampled_from([(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), [(1.0,), (0.5, 0.5), (0.2,) * 5], (0.7, -0.2, 0.5)]),

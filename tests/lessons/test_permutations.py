@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision
 
 from bleu_scratch import bigram_mismatch_chunks, permutations_keeping_matches
+from tests.quick import examples
 
 VOCABULARY = "a b c d".split()
 SENTENCE = st.lists(st.sampled_from(VOCABULARY), max_size=9)
@@ -29,7 +30,7 @@ def test_the_papers_candidate_1_has_eight_pieces(paper):
     assert permutations_keeping_matches(paper.references, paper.candidate_1) == math.factorial(8)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE)
 def test_the_cuts_are_exactly_the_bigrams_no_reference_has(references, hypothesis):
     pieces = bigram_mismatch_chunks(references, hypothesis)
@@ -41,7 +42,7 @@ def test_the_cuts_are_exactly_the_bigrams_no_reference_has(references, hypothesi
         assert (left[-1], right[0]) not in reference_bigrams
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(SENTENCE, min_size=1, max_size=3), SENTENCE, st.randoms(use_true_random=False))
 def test_a_reordering_of_the_pieces_never_loses_a_match(references, hypothesis, random):
     pieces = bigram_mismatch_chunks(references, hypothesis)
@@ -56,7 +57,7 @@ def test_a_reordering_of_the_pieces_never_loses_a_match(references, hypothesis, 
         assert after == before  # no join matched by chance: the very same counts, the same BLEU
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.lists(SENTENCE, min_size=1, max_size=2), st.lists(st.sampled_from(VOCABULARY), max_size=7))
 def test_the_count_is_the_number_of_different_orders(references, hypothesis):
     chunks = [tuple(chunk) for chunk in bigram_mismatch_chunks(references, hypothesis)]

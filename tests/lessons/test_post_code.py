@@ -45,6 +45,7 @@ from bleu_scratch import (
     variant_sentence_bleu,
 )
 from bleu_scratch.lesson08_variants import shortest_ref_length
+from tests.quick import examples
 
 # --- "Introduction to BLEU in Python", as posted -------------------------------------------------
 
@@ -195,7 +196,7 @@ weight_vectors = st.one_of(
 )
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(st.lists(token_lists, min_size=1, max_size=4), token_lists, weight_vectors)
 def test_introduction_bleu_is_the_posts_bleu_score(references, hypothesis, weights):
     if not hypothesis:
@@ -209,7 +210,7 @@ def test_introduction_bleu_is_the_posts_bleu_score(references, hypothesis, weigh
     assert_same_score(introduction_bleu(references, hypothesis, weights), float(theirs), precisions, weights)
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(st.lists(token_lists, min_size=1, max_size=4), token_lists, weight_vectors)
 def test_study_notes_bleu_is_the_notes_bleu_score(references, hypothesis, weights):
     if len(hypothesis) < len(weights):
@@ -228,7 +229,7 @@ text_words = st.sampled_from(["the", "The", "cat", "cat.", "Café", "café", "-"
 lines = st.lists(text_words, max_size=10).map(" ".join)
 
 
-@settings(max_examples=1000)
+@settings(max_examples=examples(1000))
 @given(st.lists(lines, min_size=1, max_size=3), lines, weight_vectors)
 def test_kirchhoff_bleu_is_the_posts_procedure(references, hypothesis, weights):
     theirs = kirchhoff_bleu_score_sentence(references, hypothesis, weights)

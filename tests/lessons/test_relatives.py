@@ -9,6 +9,7 @@ from sacrebleu.metrics import TER
 
 from bleu_scratch import WordNetStandIn, word_edit_distance, word_error_rate
 from bleu_scratch.lesson12_relatives import corpus_word_error_rate, word_errors
+from tests.quick import examples
 
 WORDS = st.lists(st.sampled_from("a b c d e".split()), max_size=8)
 
@@ -23,7 +24,7 @@ class TestWordEditDistance:
         assert word_edit_distance(reference, []) == 6
         assert word_edit_distance([], reference) == 6
 
-    @settings(max_examples=300)
+    @settings(max_examples=examples(300))
     @given(WORDS, WORDS)
     def test_is_nltks_levenshtein_distance_over_words(self, reference, hypothesis):
         assert word_edit_distance(reference, hypothesis) == edit_distance(reference, hypothesis)

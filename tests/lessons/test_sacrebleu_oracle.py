@@ -31,6 +31,7 @@ from bleu_scratch import (
     tokenize_whitespace,
 )
 from bleu_scratch.notebook import read_lines
+from tests.quick import examples
 
 SMOOTHINGS = [("exp", None), ("none", None), ("floor", None), ("floor", 0.5), ("add-k", None), ("add-k", 2)]
 
@@ -116,7 +117,7 @@ def corpora(draw):
     return hypotheses, streams
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(
     corpora(),
     st.integers(1, 4),
@@ -145,7 +146,7 @@ def test_random_corpora(corpus, max_n, smoothing, effective_order):
 RAW = st.lists(st.sampled_from(["a", "b", "A", "9", ".", ",", "-", "'", "!", "&amp;", " ", " "]), max_size=16).map("".join)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.tuples(RAW, RAW), min_size=1, max_size=4), st.booleans())
 def test_random_raw_text_with_13a(pairs, lowercase):
     hypotheses, references = [h for h, _ in pairs], [r for _, r in pairs]

@@ -23,6 +23,7 @@ from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_ta
 from bleu_scratch.notebook import read_lines
 from bleu_scratch.lesson11_resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats, row_stats, stats_row
 from bleu_scratch.lesson11_significance import p_value
+from tests.quick import examples
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
 PUBLISHED_TOLERANCE = 0.01
@@ -60,7 +61,7 @@ def as_sacrebleu(results):
 tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=9)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.integers(1, 3).flatmap(
         lambda n_refs: st.lists(st.tuples(st.lists(tokens, min_size=2, max_size=2), st.lists(tokens, min_size=n_refs, max_size=n_refs)), min_size=1, max_size=6)

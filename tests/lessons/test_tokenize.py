@@ -15,6 +15,7 @@ from bleu_scratch import (
     tokenize_whitespace,
 )
 from bleu_scratch.notebook import read_lines
+from tests.quick import examples
 
 SACREBLEU_13A = Tokenizer13a()
 PLAIN_FILES = [
@@ -80,7 +81,7 @@ TEXT_13A = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(TEXT_13A)
 def test_13a_equals_sacrebleu_on_random_text(line):
     assert tokenize_13a(line) == SACREBLEU_13A(line).split()
@@ -92,7 +93,7 @@ def test_punctuation_equals_nltk_wordpunct_on_wmt15(data_dir, name):
         assert tokenize_punctuation(line) == wordpunct_tokenize(line)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.text(alphabet=st.sampled_from(list("ab9 .,-'!?\t_Яé\u00a0")), max_size=20))
 def test_punctuation_equals_nltk_wordpunct_on_random_text(line):
     assert tokenize_punctuation(line) == wordpunct_tokenize(line)

@@ -17,6 +17,7 @@ from bleu_scratch import (
     shortest_ref_length,
     variant_sentence_bleu,
 )
+from tests.quick import examples
 
 SHIP_REFERENCES = [s.split() for s in ["this is a ship", "it is ship", "ship it is", "a ship, it is"]]
 
@@ -42,7 +43,7 @@ class TestShortestReference:
         assert {shortest_ref_length(references, c) for c in range(12)} == {2}
         assert shortest_ref_length(references[::-1], 6) == 2
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(st.lists(st.integers(0, 30), min_size=1, max_size=5), st.integers(0, 40))
     def test_never_longer_than_the_closest(self, lengths, hyp_len):
         references = lengths_to_references(lengths)
@@ -57,7 +58,7 @@ class TestFirstClosestReference:
         # NLTK takes the shorter whatever the order.
         assert nltk_closest_ref_length(lengths_to_references([6, 4]), 5) == 4
 
-    @settings(max_examples=100)
+    @settings(max_examples=examples(100))
     @given(st.lists(st.integers(0, 30), min_size=1, max_size=5), st.integers(0, 40))
     def test_agrees_with_nltk_without_a_tie(self, lengths, hyp_len):
         distances = sorted({abs(length - hyp_len) for length in lengths})
@@ -108,7 +109,7 @@ class TestVariantSentenceBleu:
         assert variant_sentence_bleu([["a", "b"]], ["c"], renormalise=True) == 0
         assert type(variant_sentence_bleu([["a", "b"]], ["c"])) is int
 
-    @settings(max_examples=150)
+    @settings(max_examples=examples(150))
     @given(
         st.lists(st.lists(st.sampled_from("abcde"), max_size=9), min_size=1, max_size=3),
         st.lists(st.sampled_from("abcdef"), max_size=9),
