@@ -21,6 +21,9 @@ from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
 from .supervisor import supervise
 from .units import UNITS
 
+# What a command imports only when it runs, and the extra of bleu-scratch that installs it.
+EXTRAS = {"nbgrader": "course"}
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bleu_classroom", description="The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades.")
@@ -50,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     course_parser.add_argument("course_dir", type=Path)
     course_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
     course_parser.add_argument("--notebooks", nargs="+", metavar="NN", help="the notebooks to include, by number (default: lessons 00-12)")
-    grades_parser = commands.add_parser("course-grades", help="notebook and package points by lesson, after nbgrader autograde")
+    grades_parser = commands.add_parser("course-grades", help="notebook and package points by lesson, after nbgrader autograde (needs nbgrader)")
     grades_parser.add_argument("course_dir", type=Path)
     grades_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
     grades_format = grades_parser.add_mutually_exclusive_group()
@@ -96,8 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in EXTRAS:
+            raise
+        print(f"bleu-classroom: error: {args.command} needs {missing}: pip install 'bleu-scratch[{EXTRAS[missing]}]'", file=sys.stderr)
+        return 2
     return 0
-
 
 
 def _nbgrader_course(args: argparse.Namespace) -> None:

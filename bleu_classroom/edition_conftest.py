@@ -30,7 +30,7 @@ import pytest
 
 import bleu_cli
 from bleu_cli import compare
-from bleu_scratch.exercises import exercise_not_written, unwritten_exercise
+from bleu_scratch.notebook.exercises import exercise_not_written, unwritten_exercise
 
 # IPython colours the tracebacks that nbval passes on.
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -113,18 +113,18 @@ def notebook_cell_stopped(notebook: str, traceback: str) -> str | None:
     ...     "NotImplementedError                       Traceback (most recent call last)",
     ...     "Cell In[1], line 3",
     ...     "----> 3     print(ngrams(tokens, 2))",
-    ...     "File ~/bleu/bleu_scratch/ngrams.py:26, in ngrams(tokens, n)",
+    ...     "File ~/bleu/bleu_scratch/lesson01_ngrams.py:26, in ngrams(tokens, n)",
     ...     "     25 # YOUR CODE HERE",
     ...     "---> 26 raise NotImplementedError()",
     ...     "",
     ...     "NotImplementedError: ",
     ... ])
     >>> notebook_cell_stopped("notebooks/01_tokens_and_ngrams.ipynb", traceback)
-    "bleu_scratch.ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)"
+    "bleu_scratch.ngrams is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py)"
 
     The notebook's own exercise cell (or a function it defines) raises it in a cell:
 
-    >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", traceback.replace("File ~/bleu/bleu_scratch/ngrams.py:26, in ngrams(tokens, n)", ""))
+    >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", traceback.replace("File ~/bleu/bleu_scratch/lesson01_ngrams.py:26, in ngrams(tokens, n)", ""))
     'an exercise cell of notebooks/02_clipping.ipynb (lesson 02) is not written yet'
     >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", "NameError: name 'p_1' is not defined") is None
     True

@@ -31,7 +31,7 @@ from .plain import Smoothing, call_text, clip, show
 from .report import Mark, Report
 from .session import Session
 from .standins import stand_ins
-from .units import UNITS, Unit, select_units
+from .units import CLASS_MODULES, UNITS, Unit, select_units
 
 DEFAULT_BUDGET = 20.0  # seconds a graded function may take in all: starting, importing, every case
 DEFAULT_MEMORY_MB = 1024  # address space of a graded process; Python and numpy need a few hundred MB
@@ -90,7 +90,7 @@ class _Plan:
 
     memory_mb: int
     budget: float
-    lesson_of: dict[str, int]  # module -> lesson number
+    lesson_of: dict[str, int]  # lesson module -> its number, from the file name (lessonNN_*.py)
     functions: list[tuple[str, str]]  # (module, function) of every lesson function
     preload: list[str]
     deny_read: list[str]
@@ -109,10 +109,10 @@ class _Plan:
                 tree = ast.parse(path.read_text(encoding="utf-8"))
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 continue  # a student's own copy that does not parse: the graded process reports it
-            number = re.match(r"Lesson (\d+)", ast.get_docstring(tree) or "")
+            number = re.match(r"lesson(\d\d)_", path.stem)
             if number:
                 lesson_of[path.stem] = int(number.group(1))
-            functions += [(path.stem, node.name) for node in tree.body if isinstance(node, ast.FunctionDef)]
+                functions += [(path.stem, node.name) for node in tree.body if isinstance(node, ast.FunctionDef)]
             for node in ast.walk(tree):
                 if isinstance(node, ast.Import):
                     imported.update(alias.name for alias in node.names)
@@ -135,12 +135,18 @@ class _Plan:
         # code, like the posts' BLEU in lesson 08); smoothing (07) is an argument.
         later += [
             (m, name) for m, name in self.functions
-            if self.lesson_of.get(m, 0) > lesson and m != "smoothing" and (m, name) not in later
+            if self.lesson_of[m] > lesson and m != CLASS_MODULES["SmoothingFunction"] and (m, name) not in later
         ]
+        needed = {u.module for u in UNITS} | set(CLASS_MODULES.values())
         return {
             "scratch": str(scratch),
             "preload": self.preload,
-            "modules": sorted({u.module for u in UNITS} | {"smoothing"}),
+            "modules": sorted(needed),
+            # The other lessons' modules, imported too so that a later lesson's functions are refused
+            # wherever graded code finds them; one that does not import costs nothing (lesson 10's
+            # exercises cannot break lesson 01's).
+            "other_lessons": sorted(m for m in self.lesson_of if m not in needed),
+            "classes": CLASS_MODULES,
             "module": unit.module,
             "call": unit.call,
             "cases": [[_argument(arg) for arg in args] for args, _ in _CASES[unit.name]],

@@ -42,7 +42,7 @@ def passages(rel: str, raw: bytes, lessons: bool = True) -> list[Passage]:
     text = as_text(raw)
     if text is None:
         return []
-    lesson = lesson_of(rel, text) if lessons else None
+    lesson = lesson_of(rel) if lessons else None
     if rel.endswith(".ipynb"):
         try:
             notebook = json.loads(text)
@@ -56,16 +56,19 @@ def passages(rel: str, raw: bytes, lessons: bool = True) -> list[Passage]:
     return [Passage(rel, text, lesson, code=rel.endswith(".py"))]
 
 
-def lesson_of(rel: str, text: str) -> int | None:
-    """The lesson of a notebook (``NN_name.ipynb``) or of a module whose docstring starts "Lesson NN".
+def lesson_of(rel: str) -> int | None:
+    """The lesson of a notebook (``NN_name.ipynb``) or of a lesson module (``lessonNN_name.py``), from its name.
 
-    >>> lesson_of("notebooks/03_modified_precision.ipynb", "{}"), lesson_of("bleu_scratch/x.py", "'''Lesson 05: ...'''")
+    >>> lesson_of("notebooks/03_modified_precision.ipynb"), lesson_of("bleu_scratch/lesson05_sentence.py")
     (3, 5)
+    >>> lesson_of("bleu_scratch/checks/values.py") is None
+    True
     """
+    name = rel.rsplit("/", 1)[-1]
     if rel.endswith(".ipynb"):
-        match = re.match(r"(\d+)_", rel.rsplit("/", 1)[-1])
+        match = re.match(r"(\d+)_", name)
     elif rel.endswith(".py"):
-        match = re.match(r'\s*(?:"""|\'\'\')\s*Lesson (\d+)', text)
+        match = re.match(r"lesson(\d\d)_", name)
     else:
         return None
     return int(match.group(1)) if match else None

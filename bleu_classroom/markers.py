@@ -8,7 +8,7 @@ by nbgrader's stub.
 import ast
 from dataclasses import dataclass
 
-from bleu_scratch.exercises import STUB as CODE_STUB
+from bleu_scratch.notebook.exercises import STUB as CODE_STUB
 
 from .errors import ClassroomError
 

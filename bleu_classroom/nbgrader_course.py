@@ -64,11 +64,11 @@ def lesson_notebooks(chosen: list[str] | None, notebook_dir: Path = REPO_ROOT / 
 def nbgrader_config(assignments: dict[str, list[str]]) -> str:
     """``nbgrader_config.py`` for the course: each assignment's student modules are kept by autograde.
 
-    >>> config = nbgrader_config({"bleu": ["bleu_scratch/ngrams.py"]})
+    >>> config = nbgrader_config({"bleu": ["bleu_scratch/lesson01_ngrams.py"]})
     >>> print(config[config.index("c.Autograde"):], end="")
     c.Autograde.exclude_overwriting = {
         "bleu": [
-            "bleu_scratch/ngrams.py"
+            "bleu_scratch/lesson01_ngrams.py"
         ]
     }
     """

@@ -186,12 +186,15 @@ def main(job: dict, answers: Any, requests: Any) -> None:
     except BaseException as error:  # noqa: BLE001 (a student's package may fail in any way)
         send(kind="import-failed", error=describe(error))
         return
+    for name in job["other_lessons"]:
+        try:
+            __import__(f"bleu_scratch.{name}")
+        except BaseException:  # noqa: BLE001 (not the graded lesson's: what it cannot give, it cannot leak)
+            pass
     send(kind="imported", file=getattr(package, "__file__", "") or "")
-    classes = {
-        "Precision": getattr(modules.get("precision"), "Precision", None),
-        "BleuStats": getattr(modules.get("sentence"), "BleuStats", None),
-    }
-    smoothing_class = getattr(modules.get("smoothing"), "SmoothingFunction", None)
+    found = {name: getattr(modules.get(module), name, None) for name, module in job["classes"].items()}
+    classes = {"Precision": found["Precision"], "BleuStats": found["BleuStats"]}
+    smoothing_class = found["SmoothingFunction"]
 
     def stand_in(name: str) -> Callable:
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -298,6 +301,8 @@ def _replace(package: Any, replacements: dict[tuple[str, str], Callable]) -> Non
 
 def _disable(function: Any, graded: str) -> None:
     """Make ``function`` refuse to run, wherever a reference to it is kept: its own code is replaced."""
+    # A public lesson function is its door's wrapper (functools.wraps); the lesson's code is the wrapped one.
+    function = getattr(function, "__wrapped__", function)
     code = getattr(function, "__code__", None)
     if code is None or code.co_freevars:
         return  # not a plain function of the lessons: nothing the lessons ship
@@ -309,7 +314,7 @@ def _disable(function: Any, graded: str) -> None:
 
 
 def where(error: BaseException) -> str:
-    """The innermost line of the student's package in the traceback, e.g. 'ngrams.py:25 in ngrams'."""
+    """The innermost line of the student's package in the traceback, e.g. 'lesson01_ngrams.py:25 in ngrams'."""
     if isinstance(error, SyntaxError) and error.filename:
         return f"{os.path.basename(error.filename)}:{error.lineno}"
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "bleu_scratch" in f.filename.split(os.sep)]

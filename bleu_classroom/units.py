@@ -10,7 +10,7 @@ class Unit:
     """One function a student writes, worth ``points`` when every case agrees with NLTK."""
 
     exercise: str
-    module: str  # bleu_scratch.<module> defines the function
+    module: str  # bleu_scratch.<module> defines the function: its lesson's module, lessonNN_<name>
     name: str
     points: int
     entry: str = ""  # the function the cases call, when it is not the unit itself
@@ -20,20 +20,24 @@ class Unit:
         return self.entry or self.name
 
 
+# The lesson classes the graded process needs, and their modules: the answers' types, and the
+# smoothing an argument names (lesson 07's, which any graded function may be handed).
+CLASS_MODULES = {"Precision": "lesson03_precision", "BleuStats": "lesson05_sentence", "SmoothingFunction": "lesson07_smoothing"}
+
 UNITS = (
-    Unit("01 n-grams", "ngrams", "ngrams", 2),
-    Unit("01 n-grams", "ngrams", "count_ngrams", 1),
-    Unit("02 clipping", "clipping", "max_reference_counts", 2),
-    Unit("02 clipping", "clipping", "clipped_counts", 2),
-    Unit("03 modified precision", "precision", "modified_precision", 3),
-    Unit("04 brevity penalty", "brevity", "closest_ref_length", 2),
-    Unit("04 brevity penalty", "brevity", "brevity_penalty", 2),
-    Unit("05 sentence score", "sentence", "sentence_stats", 3),
+    Unit("01 n-grams", "lesson01_ngrams", "ngrams", 2),
+    Unit("01 n-grams", "lesson01_ngrams", "count_ngrams", 1),
+    Unit("02 clipping", "lesson02_clipping", "max_reference_counts", 2),
+    Unit("02 clipping", "lesson02_clipping", "clipped_counts", 2),
+    Unit("03 modified precision", "lesson03_precision", "modified_precision", 3),
+    Unit("04 brevity penalty", "lesson04_brevity", "closest_ref_length", 2),
+    Unit("04 brevity penalty", "lesson04_brevity", "brevity_penalty", 2),
+    Unit("05 sentence score", "lesson05_sentence", "sentence_stats", 3),
     # The weighted geometric mean is what turns statistics into the score;
-    # it is checked through sentence_bleu, which NLTK has and can answer.
-    Unit("05 sentence score", "sentence", "geometric_mean_score", 2, entry="sentence_bleu"),
-    Unit("06 corpus score", "corpus", "corpus_stats", 2),
-    Unit("06 corpus score", "corpus", "corpus_bleu", 3),
+    # it is checked through lesson 05's sentence_bleu, which NLTK has and can answer.
+    Unit("05 sentence score", "lesson05_sentence", "geometric_mean_score", 2, entry="sentence_bleu"),
+    Unit("06 corpus score", "lesson06_corpus", "corpus_stats", 2),
+    Unit("06 corpus score", "lesson06_corpus", "corpus_bleu", 3),
 )
 
 

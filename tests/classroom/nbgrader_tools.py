@@ -5,8 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nbgrader.api import Gradebook
-
 # Lessons 01 and 02: quick to run.
 NBGRADER_NOTEBOOKS = ["01", "02"]
 ASSIGNMENT = "bleu"
@@ -23,6 +21,8 @@ def nbgrader(course: Path, *args: str) -> None:
 
 def nbgrader_scores(course: Path, student: str) -> dict[str, tuple[float, float]]:
     """nbgrader's own (score, max_score) of each notebook the student handed in."""
+    from nbgrader.api import Gradebook
+
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
         submission = gradebook.find_submission(ASSIGNMENT, student)
         return {notebook.name: (notebook.score, notebook.max_score) for notebook in submission.notebooks}

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bleu_classroom import markers
-from bleu_scratch import exercises
+import bleu_scratch.notebook as notebook_helpers
+from bleu_scratch.notebook import exercises
 from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
 
 
@@ -36,11 +37,11 @@ def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition, m
         client.execute()
     assert stopped.value.ename == "NotImplementedError"
     # Lesson 01's own function, not a later lesson's that the notebook previews.
-    assert str(Path("bleu_scratch", "ngrams.py")) in str(stopped.value)
+    assert str(Path("bleu_scratch", "lesson01_ngrams.py")) in str(stopped.value)
     stop = next(cell for cell in notebook.cells if any(out.output_type == "error" for out in cell.get("outputs", [])))
     printed = "".join(out.get("text", "") for out in stop.outputs)
-    assert "is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py). Write it there" in printed, printed
-    assert "restart the kernel" in printed
+    assert "is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there" in printed, printed
+    assert notebook_helpers.WHAT_TO_DO in printed  # save the file and run the cells again
 
 
 def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
@@ -58,8 +59,8 @@ def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
 
 
 def lesson_of(module: str) -> str:
-    """The lesson number a bleu_scratch module's docstring starts with ("Lesson 03: ..." -> "03")."""
-    return re.match(r"\s*Lesson (\d\d)", (REPO / "bleu_scratch" / f"{module}.py").read_text(encoding="utf-8").split('"""')[1])[1]
+    """The lesson number in a bleu_scratch module's name ("lesson03_precision" -> "03")."""
+    return re.match(r"lesson(\d\d)_", module)[1]
 
 
 MARKED = [
@@ -97,13 +98,13 @@ def test_each_notebook_needs_only_its_own_and_earlier_lessons(edition, tmp_path,
 
 @pytest.fixture
 def lesson_module(tmp_path, monkeypatch) -> types.ModuleType:
-    """bleu_scratch.shouting, "Lesson 07": ``shout`` is a stub, ``whisper`` raises NotImplementedError of its own."""
-    path = tmp_path / "shouting.py"
+    """bleu_scratch.lesson07_shouting: ``shout`` is a stub, ``whisper`` raises NotImplementedError of its own."""
+    path = tmp_path / "lesson07_shouting.py"
     path.write_text(
         f"def shout(text):\n    # YOUR CODE HERE\n    {STUB}\n\n\ndef whisper(text):\n    raise NotImplementedError('no sound')\n",
         encoding="utf-8",
     )
-    module = types.ModuleType("bleu_scratch.shouting", "Lesson 07: shouting.")
+    module = types.ModuleType("bleu_scratch.lesson07_shouting", "Lesson 07: shouting.")
     exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
     monkeypatch.setitem(sys.modules, module.__name__, module)
     return module
@@ -116,7 +117,7 @@ def raised(function, *args) -> BaseException:
 
 
 def test_only_a_stub_is_an_unwritten_exercise(lesson_module):
-    reason = "bleu_scratch.shout is lesson 07's exercise: not written yet (bleu_scratch/shouting.py)"
+    reason = "bleu_scratch.shout is lesson 07's exercise: not written yet (bleu_scratch/lesson07_shouting.py)"
     stub = raised(lesson_module.shout, "hi")
     assert exercises.unwritten_exercise(stub) == reason
     assert exercises.unwritten_exercise(raised(lesson_module.whisper, "hi")) is None
@@ -144,10 +145,10 @@ def edition_pytest(student: Path, *paths: str) -> tuple[subprocess.CompletedProc
 def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong(edition, tmp_path):
     pytest.importorskip("nbval")
     student = copy_of(edition, tmp_path, "student")
-    set_function(student, "brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"])
-    set_function(student, "ngrams", "ngrams")
+    set_function(student, "lesson04_brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"])
+    set_function(student, "lesson01_ngrams", "ngrams")
     paths = [
-        "bleu_scratch/brevity.py",  # doctests
+        "bleu_scratch/lesson04_brevity.py",  # doctests
         "tests/lessons/test_brevity.py",  # plain tests, and some through same_as_nltk, which records errors
         "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",  # the command in a process of its own
         "notebooks/01_tokens_and_ngrams.ipynb",  # count_ngrams is not written
@@ -156,14 +157,14 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
     out = result.stdout
     # The wrong closest_ref_length fails, in tests and in its docstring; nothing else does.
     assert "tests/lessons/test_brevity.py::test_tie_goes_to_the_shorter_reference_whatever_the_order" in failed, out
-    assert "bleu_scratch/brevity.py::bleu_scratch.brevity.closest_ref_length" in failed
+    assert "bleu_scratch/lesson04_brevity.py::bleu_scratch.lesson04_brevity.closest_ref_length" in failed
     assert not [name for name in failed if "brevity_penalty" in name or "ipynb" in name or "cli" in name]
     assert "NotImplementedError" not in out.split("short test summary info")[0]
     reasons = {reason for _, reason in skipped}
     assert {
-        "bleu_scratch.brevity_penalty is lesson 04's exercise: not written yet (bleu_scratch/brevity.py)",
-        "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
-        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/ngrams.py)",
+        "bleu_scratch.brevity_penalty is lesson 04's exercise: not written yet (bleu_scratch/lesson04_brevity.py)",
+        "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py)",
+        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py)",
     } <= reasons
     assert re.fullmatch(r"bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(.*\)", dict(skipped)["tests/cli/test_scoring_and_report.py"])
     assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
@@ -173,7 +174,7 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
     assert result.returncode == 1
 
 
-SACRE = "bleu_scratch.sacrebleu_from_stats is lesson 09's exercise: not written yet (bleu_scratch/sacre.py)"
+SACRE = "bleu_scratch.sacrebleu_from_stats is lesson 09's exercise: not written yet (bleu_scratch/lesson09_sacrebleu.py)"
 
 
 def test_the_compare_tests_wait_for_the_lesson_bleu_scratch_compare_needs(edition, tmp_path):

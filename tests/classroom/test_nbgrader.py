@@ -37,7 +37,7 @@ def test_the_release_has_the_notebooks_on_top_the_stubbed_package_and_no_solutio
     released = nbgrader_course / "release" / ASSIGNMENT
     assert sorted(p.name for p in released.glob("*.ipynb")) == [f"{name}.ipynb" for name in NOTEBOOK_MAX]
     assert (released / "data" / "published_examples.json").is_file()
-    assert "raise NotImplementedError()" in (released / "bleu_scratch" / "ngrams.py").read_text(encoding="utf-8")
+    assert "raise NotImplementedError()" in (released / "bleu_scratch" / "lesson01_ngrams.py").read_text(encoding="utf-8")
     assert release_leaks(released) == []
     # The same search finds the solutions a filled submission holds.
     assert release_leaks(nbgrader_course / "submitted" / "filled" / ASSIGNMENT)
@@ -49,7 +49,7 @@ def test_the_filled_course_scores_full_marks_with_no_error_in_any_cell(nbgrader_
     for name in NOTEBOOK_MAX:
         assert errors(autograded / f"{name}.ipynb") == []
     # autograde kept the student's package rather than the source's stubs.
-    assert (autograded / "bleu_scratch" / "ngrams.py").read_bytes() == (REPO / "bleu_scratch" / "ngrams.py").read_bytes()
+    assert (autograded / "bleu_scratch" / "lesson01_ngrams.py").read_bytes() == (REPO / "bleu_scratch" / "lesson01_ngrams.py").read_bytes()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_MAX)

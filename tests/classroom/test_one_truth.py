@@ -19,11 +19,11 @@ nbclient = pytest.importorskip("nbclient")
 
 WRONG = {
     # The mistake the old grader let through: & drops the zero counts NLTK keeps.
-    "clipped_counts": ("02", "clipping", ["return hypothesis_counts & max_ref_counts"]),
+    "clipped_counts": ("02", "lesson02_clipping", ["return hypothesis_counts & max_ref_counts"]),
     # Lists where NLTK gives tuples: the n-grams cannot be counted.
-    "ngrams": ("01", "ngrams", ["return [list(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]"]),
+    "ngrams": ("01", "lesson01_ngrams", ["return [list(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]"]),
     # A plain Fraction reduces 2/4 to 1/2: NLTK's numerator and denominator are lost.
-    "modified_precision": ("03", "precision", [
+    "modified_precision": ("03", "lesson03_precision", [
         "from fractions import Fraction",
         "counts = count_ngrams(hypothesis, n)",
         "clipped = clipped_counts(counts, max_reference_counts(references, n))",

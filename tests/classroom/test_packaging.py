@@ -88,3 +88,18 @@ def test_release_from_a_normal_install_of_a_named_checkout(installed, tmp_path):
     template = (REPO / "bleu_classroom" / "student_README.md").read_text(encoding="utf-8")
     assert readme.splitlines()[0] == template.splitlines()[0] and readme != (REPO / "README.md").read_text(encoding="utf-8")
     assert (tmp_path / "edition" / "notebooks").is_dir()
+
+
+# nbgrader hidden from the import system, as in an environment without the [course] extra.
+WITHOUT_NBGRADER = "import runpy, sys; sys.modules['nbgrader'] = None; sys.argv[0] = 'bleu_classroom'; runpy.run_module('bleu_classroom', run_name='__main__')"
+
+
+def test_course_grades_without_nbgrader_names_the_extra_in_one_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_NBGRADER, "course-grades", str(tmp_path)], cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == "bleu-classroom: error: course-grades needs nbgrader: pip install 'bleu-scratch[course]'\n"
+    # The commands that do not need it still run.
+    listed = subprocess.run([sys.executable, "-c", WITHOUT_NBGRADER, "grade", "--help"], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0 and listed.stdout.startswith("usage:"), listed.stderr

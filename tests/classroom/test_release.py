@@ -94,11 +94,11 @@ def test_release_refuses_a_non_empty_directory_unless_forced(tmp_path):
     forced = subprocess.run(command + ["--force"], capture_output=True, text=True)
     assert forced.returncode == 0, forced.stderr
     assert (tmp_path / "notes.txt").read_text() == "mine\n"
-    assert (tmp_path / "bleu_scratch" / "ngrams.py").is_file()
+    assert (tmp_path / "bleu_scratch" / "lesson01_ngrams.py").is_file()
 
 
 def test_release_with_force_fails_on_an_old_file_that_holds_a_solution(tmp_path):
-    shutil.copy(REPO / "bleu_scratch" / "ngrams.py", tmp_path / "my_ngrams_backup.py")
+    shutil.copy(REPO / "bleu_scratch" / "lesson01_ngrams.py", tmp_path / "my_ngrams_backup.py")
     with pytest.raises(errors.ClassroomError, match="my_ngrams_backup.py"):
         release.release(tmp_path, force=True)
 
@@ -113,7 +113,7 @@ def test_release_to_a_file_is_a_clear_error(tmp_path):
 
 def test_the_edition_hides_parallel_corpus_bleu_but_not_what_the_command_uses():
     """parallel_corpus_bleu's body is lesson 06's corpus_bleu; bleu-scratch --jobs needs the rest."""
-    source = (REPO / "bleu_scratch" / "parallel.py").read_text(encoding="utf-8")
+    source = (REPO / "bleu_scratch" / "lesson10_parallel.py").read_text(encoding="utf-8")
     assert markers.marked_functions(source) == ["parallel_corpus_stats", "parallel_corpus_bleu"]
     stubbed, _ = markers.strip_solutions(source, markers.CODE_STUB)
     assert "bleu_from_stats(" not in stubbed and "def sum_shard_stats(" in stubbed
