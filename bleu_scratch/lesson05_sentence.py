@@ -6,6 +6,7 @@ integers (its ``BleuStats``), and the score is computed from those, so the
 corpus score of lesson 06 can reuse the same code on summed statistics.
 """
 
+import functools
 import math
 import sys
 import warnings
@@ -150,6 +151,16 @@ def is_default_weights(weight: object) -> bool:
         return False
 
 
+@functools.cache  # a batch of sentences warns thousands of times with the same few texts
+def zero_order_warning(n: int) -> str:
+    """NLTK's warning, word for word, for an order ``n`` with no match.
+
+    >>> zero_order_warning(4).splitlines()[1]
+    'The hypothesis contains 0 counts of 4-gram overlaps.'
+    """
+    return ZERO_ORDER_WARNING.format(n)
+
+
 def no_smoothing(p_n: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]:
     """NLTK's rule when nothing smooths (``SmoothingFunction().method0``).
 
@@ -171,7 +182,7 @@ def no_smoothing(p_n: Sequence[Any], *args: Any, **kwargs: Any) -> list[Any]:
         if p_i != 0:
             smoothed.append(p_i)
         else:
-            warnings.warn(ZERO_ORDER_WARNING.format(i + 1))
+            warnings.warn(zero_order_warning(i + 1))
             smoothed.append(sys.float_info.min)
     return smoothed
 
@@ -231,9 +242,14 @@ def bleu_from_stats(
     if stats.matches[0] == 0:
         return [0] * len(weight_list) if several else 0
     bp = brevity_penalty(stats.ref_len, stats.hyp_len)
-    p_n = [Precision(m, t) for m, t in zip(stats.matches, stats.nltk_totals)][: max(map(len, weight_list))]
-    smoothing_function = smoothing_function or no_smoothing
-    p_n = smoothing_function(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=stats.hyp_len)
+    orders = zip(stats.matches[: max(map(len, weight_list))], stats.nltk_totals)
+    if smoothing_function is None:
+        # Unsmoothed, a precision is only ever compared with 0 and passed to math.log, which takes the
+        # fraction's float; the float of m/t is m / t. So floats give the same score, without fractions.
+        p_n = no_smoothing([m / t for m, t in orders])
+    else:
+        p_n = [Precision(m, t) for m, t in orders]
+        p_n = smoothing_function(p_n, references=last_references, hypothesis=last_hypothesis, hyp_len=stats.hyp_len)
     scores = [geometric_mean_score(p_n, reweighed(weight, stats.hyp_len, auto_reweigh), bp) for weight in weight_list]
     return scores if several else scores[0]
 

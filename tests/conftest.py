@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, settings
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
 
 from bleu_scratch import SmoothingFunction
-from bleu_scratch.exercises import unwritten_exercise
+from bleu_scratch.notebook.exercises import unwritten_exercise
 
 DATA = Path(__file__).parent.parent / "data"
 
@@ -167,7 +167,7 @@ def paper_cased() -> PapineniExamples:
 @pytest.fixture(scope="session")
 def dask_client():
     """A client of a real Dask cluster, two worker processes on 127.0.0.1, shared by the session and stopped at its end."""
-    from bleu_scratch.parallel import local_cluster
+    from bleu_scratch.lesson10_parallel import local_cluster
 
     with local_cluster(2) as client:
         yield client

@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 from bleu_scratch import explain
-from bleu_scratch.match_view import CLIPPED, COLOURS, MATCHED, UNMATCHED
+from bleu_scratch.notebook.match_view import CLIPPED, COLOURS, MATCHED, UNMATCHED
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The whole check, as .ci/run and the README's test command run it: lint, format, types, then every test.
+# Arguments go to pytest: `bash tools/check.sh -m "not slow"` is the quick loop with the same checks first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=.venv/bin/python
+[ -x "$python" ] || python=python3
+"$python" -m ruff check .
+"$python" -m ruff format --check .
+"$python" -m mypy
+"$python" -m pytest "$@"
