@@ -24,6 +24,7 @@ from typing import Any
 __version__ = "0.2.0"
 
 # Lesson 01: tokens and n-grams
+from .lesson01_ngrams import count_ngrams, ngrams
 from .lesson01_tokenize import (
     TOKENIZERS,
     tokenize_13a,
@@ -32,30 +33,41 @@ from .lesson01_tokenize import (
     tokenize_punctuation,
     tokenize_whitespace,
 )
-from .lesson01_ngrams import count_ngrams, ngrams
 
 # Lesson 02: clipping
 from .lesson02_clipping import clipped_counts, max_reference_counts
+from .lesson03_matches import explain
 
 # Lesson 03: modified precision
 from .lesson03_precision import Precision, modified_precision
-from .lesson03_matches import explain
 
 # Lesson 04: the brevity penalty
 from .lesson04_brevity import brevity_penalty, closest_ref_length
 
 # Lesson 05: the sentence score
-from .lesson05_sentence import BleuStats, bleu_from_stats, geometric_mean_score, no_smoothing, sentence_bleu, sentence_stats
+from .lesson05_sentence import (
+    BleuStats,
+    bleu_from_stats,
+    geometric_mean_score,
+    no_smoothing,
+    sentence_bleu,
+    sentence_stats,
+)
 
 # Lesson 06: the corpus score
 from .lesson06_corpus import corpus_bleu, corpus_stats
 
 # Lesson 07: smoothing
 from .lesson07_smoothing import SmoothingError, SmoothingFunction
+from .lesson08_posts import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, numpy_sum, study_notes_bleu
 
 # Lesson 08: published figures and the variants behind them
-from .lesson08_variants import first_closest_ref_length, renormalised_weights, shortest_ref_length, variant_sentence_bleu
-from .lesson08_posts import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, numpy_sum, study_notes_bleu
+from .lesson08_variants import (
+    first_closest_ref_length,
+    renormalised_weights,
+    shortest_ref_length,
+    variant_sentence_bleu,
+)
 
 # Lesson 09: sacrebleu
 from .lesson09_sacrebleu import sacrebleu_from_stats

@@ -38,7 +38,5 @@ def clipped_counts(hypothesis_counts: Counter, max_ref_counts: Counter) -> Count
     Counter({('the',): 2})
     """
     ### BEGIN SOLUTION
-    return Counter(
-        {ngram: min(count, max_ref_counts[ngram]) for ngram, count in hypothesis_counts.items()}
-    )
+    return Counter({ngram: min(count, max_ref_counts[ngram]) for ngram, count in hypothesis_counts.items()})
     ### END SOLUTION

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 from . import checks
 from .checks import door
-from .lesson02_clipping import clipped_counts, max_reference_counts
-from .notebook.match_view import CLIPPED, MATCHED, UNMATCHED, Mark, MatchView, OrderMarks
 from .lesson01_ngrams import Token, count_ngrams, ngrams
+from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson03_precision import modified_precision
+from .notebook.match_view import CLIPPED, MATCHED, UNMATCHED, Mark, MatchView, OrderMarks
 
 
 def mark_ngrams(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int) -> OrderMarks:

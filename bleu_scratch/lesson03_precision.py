@@ -11,8 +11,8 @@ from fractions import Fraction
 
 from . import checks
 from .checks import door
-from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson01_ngrams import Token, count_ngrams
+from .lesson02_clipping import clipped_counts, max_reference_counts
 
 
 class Precision(Fraction):
@@ -75,9 +75,7 @@ class Precision(Fraction):
 
 
 @door(checks.order, checks.hypothesis, checks.references_read_once)
-def modified_precision(
-    references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int
-) -> Precision:
+def modified_precision(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], n: int) -> Precision:
     """Clipped n-gram matches over hypothesis n-grams, as an unreduced fraction.
 
     The denominator is at least 1, so a hypothesis shorter than ``n`` gets

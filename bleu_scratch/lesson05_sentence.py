@@ -16,10 +16,10 @@ from typing import Any
 
 from . import checks
 from .checks import door
-from .lesson04_brevity import brevity_penalty, closest_ref_length
-from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson01_ngrams import Token, count_ngrams
+from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson03_precision import Precision
+from .lesson04_brevity import brevity_penalty, closest_ref_length
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 # NLTK's ``weights``: one weight per n-gram order, or a list of such vectors (which gives a list of scores).
@@ -270,7 +270,8 @@ def sentence_bleu(
     ...               "always obeys the commands of the party").split()
     >>> references = [
     ...     "It is a guide to action that ensures that the military will forever heed Party commands".split(),
-    ...     "It is the guiding principle which guarantees the military forces always being under the command of the Party".split(),
+    ...     ("It is the guiding principle which guarantees the military forces always being under the command "
+    ...      "of the Party").split(),
     ...     "It is the practical guide for the army always to heed the directions of the party".split(),
     ... ]
     >>> round(sentence_bleu(references, hypothesis, weights=(0.5, 0.5)), 4)

@@ -10,7 +10,16 @@ from collections.abc import Sequence
 from . import checks
 from .checks import door
 from .lesson01_ngrams import Token
-from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of, sentence_stats
+from .lesson05_sentence import (
+    DEFAULT_WEIGHTS,
+    BleuStats,
+    Score,
+    Smoothing,
+    Weights,
+    bleu_from_stats,
+    max_n_of,
+    sentence_stats,
+)
 
 
 @door(checks.corpus)
@@ -53,7 +62,5 @@ def corpus_bleu(
     ### BEGIN SOLUTION
     stats = corpus_stats(list_of_references, hypotheses, max_n_of(weights))
     # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
-    return bleu_from_stats(
-        stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1]
-    )
+    return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
     ### END SOLUTION

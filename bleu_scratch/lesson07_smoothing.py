@@ -64,10 +64,7 @@ class SmoothingFunction:
         >>> SmoothingFunction(epsilon=0.1).method1([Precision(3, 4), Precision(0, 2)])
         [Precision(3, 4), 0.05]
         """
-        return [
-            (p_i.numerator + self.epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
-            for p_i in p_n
-        ]
+        return [(p_i.numerator + self.epsilon) / p_i.denominator if p_i.numerator == 0 else p_i for p_i in p_n]
 
     def method2(self, p_n: list, *args: Any, **kwargs: Any) -> list:
         """Add 1 to numerator and denominator of every order above 1 (Lin and Och 2004).
@@ -91,7 +88,13 @@ class SmoothingFunction:
         return p_n
 
     def method4(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
+        self,
+        p_n: list,
+        references: Sequence,
+        hypothesis: Sequence[Token],
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> list:
         """Like method 3, but shorter hypotheses get a smaller smoothed count: 1/(2^k * K/ln(len)).
 
@@ -108,7 +111,13 @@ class SmoothingFunction:
         return p_n
 
     def method5(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
+        self,
+        p_n: list,
+        references: Sequence,
+        hypothesis: Sequence[Token],
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> list:
         """Each precision becomes the mean of itself, the previous smoothed one and the next one.
 
@@ -125,7 +134,13 @@ class SmoothingFunction:
         return p_n
 
     def method6(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
+        self,
+        p_n: list,
+        references: Sequence,
+        hypothesis: Sequence[Token],
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> list:
         """Interpolate orders 3 and up with a prior p_{n-1}^2 / p_{n-2} (Gao and He 2013).
 
@@ -160,9 +175,14 @@ class SmoothingFunction:
         return p_n
 
     def method7(
-        self, p_n: list, references: Sequence, hypothesis: Sequence[Token], hyp_len: int | None = None, *args: Any, **kwargs: Any
+        self,
+        p_n: list,
+        references: Sequence,
+        hypothesis: Sequence[Token],
+        hyp_len: int | None = None,
+        *args: Any,
+        **kwargs: Any,
     ) -> list:
         """Method 4, then method 5."""
         p_n = self.method4(p_n, references, hypothesis, hyp_len)
         return self.method5(p_n, references, hypothesis, hyp_len)
-

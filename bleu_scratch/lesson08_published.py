@@ -25,12 +25,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
-from .lesson04_brevity import brevity_penalty, closest_ref_length
-from .lesson02_clipping import clipped_counts, max_reference_counts
 from .lesson01_ngrams import count_ngrams, ngrams
-from .lesson03_precision import Precision, modified_precision
-from .lesson05_sentence import sentence_bleu
 from .lesson01_tokenize import TOKENIZERS
+from .lesson02_clipping import clipped_counts, max_reference_counts
+from .lesson03_precision import Precision, modified_precision
+from .lesson04_brevity import brevity_penalty, closest_ref_length
+from .lesson05_sentence import sentence_bleu
 from .lesson08_variants import shortest_ref_length, variant_sentence_bleu
 
 Tokens = list[str]
@@ -207,5 +207,7 @@ def table(examples: Sequence[dict], oracle: Any = BLEU_SCRATCH) -> list[Row]:
     for number, entry in enumerate(examples, start=1):
         ours, theirs = recompute(entry), standard(entry, oracle)
         label = PROCEDURES[entry["quantity"]].label if entry["quantity"] in PROCEDURES else "note"
-        rows.append(Row(number, entry["source"], label, published_figure(entry), ours, theirs, status(entry, ours, theirs)))
+        rows.append(
+            Row(number, entry["source"], label, published_figure(entry), ours, theirs, status(entry, ours, theirs))
+        )
     return rows

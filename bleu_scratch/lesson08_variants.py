@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 
 from . import checks
 from .checks import door
-from .lesson04_brevity import brevity_penalty, closest_ref_length
 from .lesson01_ngrams import Token
 from .lesson03_precision import Precision
+from .lesson04_brevity import brevity_penalty, closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, geometric_mean_score, sentence_stats
 
 

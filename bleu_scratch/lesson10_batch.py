@@ -63,8 +63,12 @@ def batch_sentence_stats(
 ) -> list[BleuStats]:
     """Each sentence pair's ``sentence_stats``, counted for the whole batch at once.
 
-    >>> batch_sentence_stats([["the cat is on the mat".split()], [[1, 2, 3]]], ["the the the".split(), [1, 2, 4]], 2)
-    [BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0)), BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))]
+    >>> list_of_references = [["the cat is on the mat".split()], [[1, 2, 3]]]
+    >>> words, ids = batch_sentence_stats(list_of_references, ["the the the".split(), [1, 2, 4]], 2)
+    >>> words
+    BleuStats(hyp_len=3, ref_len=6, matches=(2, 0), totals=(3, 2), too_short=(0, 0))
+    >>> ids
+    BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))
     """
     hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
@@ -88,11 +92,16 @@ def batch_corpus_stats(
     """
     total = BleuStats.zero(max_n)
     for start in range(0, len(hypotheses), chunk):
-        hyp_lens, ref_lens, matches = batch_counts(list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n)
+        hyp_lens, ref_lens, matches = batch_counts(
+            list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n
+        )
         totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
         total += BleuStats(
-            int(hyp_lens.sum()), int(ref_lens.sum()), tuple(matches.sum(axis=1).tolist()),
-            tuple(totals.sum(axis=1).tolist()), tuple((totals == 0).sum(axis=1).tolist()),
+            int(hyp_lens.sum()),
+            int(ref_lens.sum()),
+            tuple(matches.sum(axis=1).tolist()),
+            tuple(totals.sum(axis=1).tolist()),
+            tuple((totals == 0).sum(axis=1).tolist()),
         )
     return total
 
@@ -147,11 +156,16 @@ def batch_sentence_bleu(
     weight_list = weight_vectors(weights)
     scores = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
-    return scores if len(weight_list) > 1 else [score for score, in scores]
+    return scores if len(weight_list) > 1 else [score for (score,) in scores]
 
 
 def _scores(
-    hyp_lens: list[int], ref_lens: list[int], matches: np.ndarray, nltk_totals: np.ndarray, weight_list: list, auto_reweigh: bool
+    hyp_lens: list[int],
+    ref_lens: list[int],
+    matches: np.ndarray,
+    nltk_totals: np.ndarray,
+    weight_list: list,
+    auto_reweigh: bool,
 ) -> list[list]:
     """``bleu_from_stats`` of every sentence without smoothing: the same rules, with each precision as the float m / t.
 
@@ -201,8 +215,12 @@ def batch_counts(
     tokens, largest = _token_ids(list_of_references, hypotheses)
     small = _index_type(len(tokens))
     text_lens = np.concatenate([hyp_lens, ref_lens])
-    sentence: np.ndarray = np.repeat(np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens)
-    tag: np.ndarray = np.repeat(np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens)
+    sentence: np.ndarray = np.repeat(
+        np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens
+    )
+    tag: np.ndarray = np.repeat(
+        np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens
+    )
     room: np.ndarray = np.repeat(np.cumsum(text_lens).astype(small), text_lens)
     room -= np.arange(len(tokens), dtype=small)
 
@@ -231,7 +249,9 @@ def batch_counts(
             # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
             # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
             shared = clipped > 0
-            ngram_of: np.ndarray = np.repeat(np.arange(len(group), dtype=small), np.diff(np.append(first[group], len(key))))
+            ngram_of: np.ndarray = np.repeat(
+                np.arange(len(group), dtype=small), np.diff(np.append(first[group], len(key)))
+            )
             keep = shared[ngram_of]
             start, prefix = start[order[keep]], (np.cumsum(shared, dtype=small) - 1)[ngram_of[keep]]
             sentence_of = group_sentence[shared]
@@ -245,7 +265,10 @@ def batch_counts(
 
 
 def _counts_by_chunk(
-    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int, chunk: int = CHUNK
+    list_of_references: Sequence[Sequence[Sequence[Token]]],
+    hypotheses: Sequence[Sequence[Token]],
+    max_n: int,
+    chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays)."""
     parts = [
@@ -258,7 +281,9 @@ def _counts_by_chunk(
     return np.concatenate(hyp_lens), np.concatenate(ref_lens), np.concatenate(matches, axis=1)
 
 
-def _token_ids(list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]) -> tuple[np.ndarray, int]:
+def _token_ids(
+    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]
+) -> tuple[np.ndarray, int]:
     """Every token of the batch as an int32, hypotheses first, then the references in order; and the largest.
 
     Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are

@@ -29,11 +29,14 @@ from collections.abc import Iterable, Sequence
 
 from . import checks
 from .checks import door
-from .lesson04_brevity import closest_ref_length
 from .lesson01_ngrams import Token
+from .lesson04_brevity import closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
 
-def fast_sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
+
+def fast_sentence_stats(
+    references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4
+) -> BleuStats:
     """Equal to ``sentence_stats(references, hypothesis, max_n)``, several times faster.
 
     >>> fast_sentence_stats(["the cat is on the mat".split()], "the the the".split(), max_n=2)
@@ -53,7 +56,9 @@ def fast_corpus_stats(
     return fast_stats_of_pairs(zip(list_of_references, hypotheses), max_n)
 
 
-def fast_stats_of_pairs(pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4) -> BleuStats:
+def fast_stats_of_pairs(
+    pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4
+) -> BleuStats:
     """Sum the statistics of ``(references, hypothesis)`` pairs read one at a time.
 
     Takes any iterable, so a stream of lines is scored in constant memory.
@@ -107,7 +112,9 @@ def clipped_matches(hyp_counts: Counter, ref_ngrams: list[list]) -> int:
     repeated = {ngram: count for ngram, count in hyp_counts.items() if count > 1}
     once = hyp_counts.keys() - repeated.keys()
     found = len(once) - len(once.difference(*ref_ngrams))
-    return found + sum(min(count, max(ngrams.count(ngram) for ngrams in ref_ngrams)) for ngram, count in repeated.items())
+    return found + sum(
+        min(count, max(ngrams.count(ngram) for ngrams in ref_ngrams)) for ngram, count in repeated.items()
+    )
     ### END SOLUTION
 
 

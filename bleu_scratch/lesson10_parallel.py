@@ -30,9 +30,9 @@ from typing import Any, TypeVar
 
 from . import checks
 from .checks import door
-from .lesson10_fast import fast_stats_of_pairs
 from .lesson01_ngrams import Token
 from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
+from .lesson10_fast import fast_stats_of_pairs
 
 Item = TypeVar("Item")
 Shard = TypeVar("Shard")
@@ -85,7 +85,10 @@ def local_cluster(workers: int, timeout: float = 120) -> Iterator[Any]:
     with tempfile.TemporaryFile() as errors:
         host = subprocess.Popen(
             [sys.executable, "-c", CLUSTER_HOST, str(workers)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, start_new_session=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
+            start_new_session=True,
         )
         assert host.stdin is not None and host.stdout is not None  # both are pipes
         try:
@@ -150,7 +153,7 @@ def sum_shard_stats(
 
 @contextmanager
 def cluster(client: Any = None, jobs: int = 1) -> Iterator[Any]:
-    """The client to count on: ``client`` if given, else a local cluster of ``jobs`` workers, else None (this process)."""
+    """The client to count on: ``client`` if given, else a local cluster of ``jobs`` workers, else None (here)."""
     if client is not None or jobs <= 1:
         yield client
         return

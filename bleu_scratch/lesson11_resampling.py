@@ -34,10 +34,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .lesson10_batch import batch_counts
 from .lesson01_ngrams import Token
-from .lesson09_sacrebleu import sacrebleu_from_stats
 from .lesson05_sentence import BleuStats
+from .lesson09_sacrebleu import sacrebleu_from_stats
+from .lesson10_batch import batch_counts
 
 Stream = Sequence[Sequence[Token]]  # one system's or one reference's tokens, a list per segment
 
@@ -129,7 +129,9 @@ def resampled_stats(counts: np.ndarray, table: np.ndarray, chunk: int = 1000) ->
     """
     # Every system's columns side by side, [segment, system * column]: one large product is faster than many thin ones.
     columns = np.moveaxis(table, -2, 0).reshape(table.shape[-2], -1).astype(np.float64)
-    sums = np.concatenate([counts[start : start + chunk].astype(np.float64) @ columns for start in range(0, len(counts), chunk)])
+    sums = np.concatenate(
+        [counts[start : start + chunk].astype(np.float64) @ columns for start in range(0, len(counts), chunk)]
+    )
     return np.moveaxis(sums.reshape(len(counts), *table.shape[:-2], table.shape[-1]), 0, -2).astype(np.int64)
 
 

@@ -29,6 +29,8 @@ import numpy as np
 
 from . import checks
 from .checks import door
+from .lesson01_tokenize import TOKENIZERS
+from .lesson09_sacrebleu import sacrebleu_from_stats
 from .lesson11_resampling import (
     Stream,
     bootstrap_draws,
@@ -39,8 +41,6 @@ from .lesson11_resampling import (
     row_stats,
     segment_table,
 )
-from .lesson09_sacrebleu import sacrebleu_from_stats
-from .lesson01_tokenize import TOKENIZERS
 
 # sacrebleu's defaults: resamples for the bootstrap, trials for randomization,
 # and resamples for the interval that goes with randomization.
@@ -50,7 +50,10 @@ INTERVAL_SAMPLES = 1000
 
 @dataclass(frozen=True)
 class PairedResult:
-    """One system's line of a paired test: its score, p-value against the baseline (None for the baseline), bootstrap mean and 95% interval."""
+    """One system's line of a paired test.
+
+    Its score, p-value against the baseline (None for the baseline), bootstrap mean and 95% interval.
+    """
 
     name: str
     score: float
@@ -130,7 +133,9 @@ def no_progress(steps: int) -> None:
     """The default ``progress`` of ``paired_test``: nothing to show."""
 
 
-def tokenized_streams(streams: Sequence[Sequence[str]], tokenize: str, progress: Callable[[int], object]) -> list[Stream]:
+def tokenized_streams(
+    streams: Sequence[Sequence[str]], tokenize: str, progress: Callable[[int], object]
+) -> list[Stream]:
     """Each stream's lines as tokens; a line that recurs (in any stream) is tokenized once, as sacrebleu caches it.
 
     >>> tokenized_streams([["a b.", "c"], ["a b."]], "13a", progress=print)
@@ -190,7 +195,9 @@ def paired_test(
     # sacrebleu seeds a new generator with the same seed for the baseline's
     # interval and for each system: every system meets the same draws.
     interval_samples = n_samples if test_type == "bs" else INTERVAL_SAMPLES
-    baseline_counts = draw_counts(bootstrap_draws(n_segments, interval_samples, np.random.default_rng(seed)), n_segments)
+    baseline_counts = draw_counts(
+        bootstrap_draws(n_segments, interval_samples, np.random.default_rng(seed)), n_segments
+    )
     system_counts = baseline_counts
     if test_type == "ar":
         rng = np.random.default_rng(seed)

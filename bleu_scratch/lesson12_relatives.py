@@ -142,7 +142,8 @@ class WordNetStandIn:
 
     >>> WordNetStandIn().synsets("guarante")
     []
-    >>> [lemma.name() for synset in WordNetStandIn({"guarante": ["ensur"]}).synsets("guarante") for lemma in synset.lemmas()]
+    >>> synsets = WordNetStandIn({"guarante": ["ensur"]}).synsets("guarante")
+    >>> [lemma.name() for synset in synsets for lemma in synset.lemmas()]
     ['ensur']
     """
 

@@ -47,10 +47,10 @@ def door(*checks: Check) -> Callable[[Function], Function]:
     ...     return len(hypothesis)
     >>> length(["a", "b"])
     2
-    >>> length("a b")
+    >>> length("a b")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: hypothesis is a str ('a b'), but BLEU needs a list of tokens; split it first, e.g. 'a b'.split() -> ['a', 'b']
+    TypeError: hypothesis is a str ('a b'), but BLEU needs a list of tokens; split it first, ...
     """
 
     def decorate(function: Function) -> Function:
@@ -156,8 +156,13 @@ def paired_test(arguments: dict[str, Any], function: str) -> None:
     from ..lesson01_tokenize import TOKENIZERS
 
     arguments["named_systems"], arguments["references"] = check_paired_test(
-        arguments["named_systems"], arguments["references"], arguments["test_type"], arguments["n_samples"],
-        arguments["seed"], arguments["tokenize"], TOKENIZERS,
+        arguments["named_systems"],
+        arguments["references"],
+        arguments["test_type"],
+        arguments["n_samples"],
+        arguments["seed"],
+        arguments["tokenize"],
+        TOKENIZERS,
     )
 
 

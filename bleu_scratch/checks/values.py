@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from ..lesson05_sentence import BleuStats
 
 
-
-
 STR_ONLY = {str}
 # The types a corpus is almost always made of, tested first for the whole corpus at once.
 PLAIN_SEQUENCES = {list, tuple}
@@ -33,10 +31,10 @@ def check_tokens(tokens: Any, what: str) -> Sequence:
 
     >>> check_tokens(["the", "cat"], "hypothesis")
     ['the', 'cat']
-    >>> check_tokens("the cat", "hypothesis")
+    >>> check_tokens("the cat", "hypothesis")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: hypothesis is a str ('the cat'), but BLEU needs a list of tokens; split it first, e.g. 'the cat'.split() -> ['the', 'cat']
+    TypeError: hypothesis is a str ('the cat'), but BLEU needs a list of tokens; ... 'the cat'.split() -> ['the', 'cat']
     """
     if isinstance(tokens, (str, bytes)):
         raise TypeError(
@@ -78,10 +76,10 @@ def check_references(references: Any, what: str = "references", allow_iterator: 
     [['the', 'cat'], []]
     >>> check_references(iter([["a", "b"], ["c"]]), allow_iterator=True)
     [['a', 'b'], ['c']]
-    >>> check_references(["the", "cat"])
+    >>> check_references(["the", "cat"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: references[0] is a str ('the'), but each reference must be a list of tokens. It looks like one reference was passed unwrapped: pass [reference] (a list of references), not reference
+    TypeError: references[0] is a str ('the'), but each reference must be a list of tokens. ... not reference
     """
     if isinstance(references, (str, bytes)):
         raise TypeError(
@@ -97,7 +95,8 @@ def check_references(references: Any, what: str = "references", allow_iterator: 
             f"Give [reference_tokens]; [[]] means one empty reference"
         )
     checked = [
-        _check_item(reference, f"{what}[{i}]", "reference", "references", "not reference") for i, reference in enumerate(references)
+        _check_item(reference, f"{what}[{i}]", "reference", "references", "not reference")
+        for i, reference in enumerate(references)
     ]
     return references if all(map(is_, checked, references)) else checked
 
@@ -107,10 +106,10 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
 
     >>> check_corpus([[["a", "b"]]], [["a", "b"]])
     ([[['a', 'b']]], [['a', 'b']])
-    >>> check_corpus([[["a"]], [["b"]]], [["a"]])
+    >>> check_corpus([[["a"]], [["b"]]], [["a"]])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: there are 1 hypotheses but 2 reference lists; corpus_bleu needs exactly one list of references per hypothesis
+    ValueError: there are 1 hypotheses but 2 reference lists; corpus_bleu needs exactly one list of references ...
     """
     if isinstance(hypotheses, (str, bytes)):
         raise TypeError(
@@ -125,7 +124,11 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
         )
     hypotheses = as_sequence(hypotheses, "hypotheses", "a list of hypotheses")
     list_of_references = as_sequence(list_of_references, "list_of_references", "a list of reference lists")
-    if len(hypotheses) == len(list_of_references) and hypotheses and _plainly_well_formed(list_of_references, hypotheses):
+    if (
+        len(hypotheses) == len(list_of_references)
+        and hypotheses
+        and _plainly_well_formed(list_of_references, hypotheses)
+    ):
         return list_of_references, hypotheses
     if len(hypotheses) != len(list_of_references):
         unwrapped = (
@@ -171,7 +174,9 @@ def _plainly_well_formed(list_of_references: Sequence, hypotheses: Sequence) -> 
         and set(map(type, list_of_references)) <= PLAIN_SEQUENCES
         and all(list_of_references)
         and set(map(type, chain.from_iterable(list_of_references))) <= PLAIN_SEQUENCES
-        and _all_hashable(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
+        and _all_hashable(
+            chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references)))
+        )
     )
 
 
@@ -237,9 +242,7 @@ def check_line(line: Any, tokenizer: str) -> None:
     TypeError: tokenize_13a takes one line of text (a str) and returns its tokens; got list
     """
     if not isinstance(line, str):
-        raise TypeError(
-            f"{tokenizer} takes one line of text (a str) and returns its tokens; got {type(line).__name__}"
-        )
+        raise TypeError(f"{tokenizer} takes one line of text (a str) and returns its tokens; got {type(line).__name__}")
 
 
 def check_text_references(references: Any, function: str) -> Sequence[str]:
@@ -249,13 +252,15 @@ def check_text_references(references: Any, function: str) -> Sequence[str]:
 
     >>> check_text_references(["the cat sat"], "kirchhoff_bleu")
     ['the cat sat']
-    >>> check_text_references([["the", "cat"]], "kirchhoff_bleu")
+    >>> check_text_references([["the", "cat"]], "kirchhoff_bleu")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: kirchhoff_bleu takes each reference as one line of text (a str) and tokenizes it; references[0] is a list: pass ' '.join(tokens)
+    TypeError: kirchhoff_bleu takes each reference as one line of text ...; references[0] is a list: ...
     """
     if isinstance(references, (str, bytes)):
-        raise TypeError(f"{function} takes a list of reference lines, got one {type(references).__name__}: pass [reference]")
+        raise TypeError(
+            f"{function} takes a list of reference lines, got one {type(references).__name__}: pass [reference]"
+        )
     references = as_sequence(references, "references", "a list of reference lines", sets=True)
     if len(references) == 0:
         raise ValueError(f"references is empty: {function} needs at least one reference line")
@@ -267,10 +272,10 @@ def check_text_references(references: Any, function: str) -> Sequence[str]:
 def check_text(line: Any, what: str, function: str, role: str = "the hypothesis") -> None:
     """Raise a clear error unless ``line`` is one line of text.
 
-    >>> check_text(["a", "b"], "hypothesis", "kirchhoff_bleu")
+    >>> check_text(["a", "b"], "hypothesis", "kirchhoff_bleu")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: kirchhoff_bleu takes the hypothesis as one line of text (a str) and tokenizes it; hypothesis is a list: pass ' '.join(tokens)
+    TypeError: kirchhoff_bleu takes the hypothesis as one line of text ...; hypothesis is a list: pass ' '.join(tokens)
     """
     if not isinstance(line, str):
         raise TypeError(
@@ -318,8 +323,7 @@ def as_sequence(value: Any, what: str, expected: str, sets: bool = False) -> Seq
         )
     if isinstance(value, Iterator) or not isinstance(value, Collection):
         raise TypeError(
-            f"{what} must be {expected}, got {type(value).__name__} ({shortened(value)}); "
-            f"convert it with list(...)"
+            f"{what} must be {expected}, got {type(value).__name__} ({shortened(value)}); convert it with list(...)"
         )
     return list(value)
 
@@ -348,4 +352,3 @@ def article(value: Any) -> str:
 def shortened(value: Any, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 4] + "..." + text[-1]
-

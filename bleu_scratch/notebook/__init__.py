@@ -153,7 +153,10 @@ def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "
                 raise
             if ours.__name__ not in _previewed:
                 _previewed.add(ours.__name__)
-                print(f"(bleu_scratch.{ours.__name__} waits for the exercises up to lesson {lesson}: {what} until you write them)")
+                print(
+                    f"(bleu_scratch.{ours.__name__} waits for the exercises up to lesson {lesson}: "
+                    f"{what} until you write them)"
+                )
             return stand_in(*args, **kwargs)
 
     return preview
@@ -184,7 +187,6 @@ def explain_stops() -> bool:
 
     shell.set_custom_exc((NotImplementedError,), show)
     return True
-
 
 
 def start_lesson() -> None:

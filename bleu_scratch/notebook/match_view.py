@@ -160,10 +160,14 @@ def _style(status: str) -> str:
 def _chip(mark: Mark) -> str:
     words = _words(mark.ngram)
     allowed = "no reference has it" if mark.reference is None else f"R{mark.reference + 1} has it {mark.clip_limit}x"
-    title = f"{words}: {mark.status} ({MEANINGS[mark.status]}); {mark.count}x in the hypothesis, clip limit {mark.clip_limit} ({allowed})"
+    title = (
+        f"{words}: {mark.status} ({MEANINGS[mark.status]}); {mark.count}x in the hypothesis, "
+        f"clip limit {mark.clip_limit} ({allowed})"
+    )
     source = "" if mark.reference is None else f" · {_reference_name(mark)}"
     return (
-        f'<span class="bleu-mark bleu-{mark.status}" title="{_escape(title)}" style="display:inline-block;text-align:center">'
+        f'<span class="bleu-mark bleu-{mark.status}" title="{_escape(title)}" '
+        'style="display:inline-block;text-align:center">'
         f'<span style="display:inline-block;{_style(mark.status)}">'
         f'<span aria-hidden="true">{SYMBOLS[mark.status]}</span> {_escape(words)}</span>'
         f'<span style="display:block;font-size:75%;opacity:0.85">{mark.count}x · limit {mark.clip_limit}{source}</span>'
