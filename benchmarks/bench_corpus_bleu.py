@@ -38,10 +38,10 @@ import tracemalloc
 import nltk
 import sacrebleu
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+from timing import time_calls
 
 import bleu_scratch
 from bleu_scratch import fast_corpus_stats, sacrebleu_from_stats, synthetic_corpus
-from timing import time_calls
 
 
 def implementations(list_of_references, hypotheses) -> dict:
@@ -116,7 +116,8 @@ def main() -> None:
             rows.append((references, name, given, times[name], *ratios, memory[name]))
 
     print(
-        "\n| references | implementation | input | time (s): median (min-max) | NLTK time / this | sacrebleu time / this "
+        "\n| references | implementation | input | time (s): median (min-max) "
+        "| NLTK time / this | sacrebleu time / this "
         "| tracemalloc peak (kB, Python allocations) |"
     )
     print("|---|---|---|---|---|---|---|")

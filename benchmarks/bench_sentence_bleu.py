@@ -38,11 +38,11 @@ from pathlib import Path
 import nltk
 import sacrebleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+from timing import time_calls
 
 import bleu_scratch
 from bleu_scratch import batch_corpus_stats, batch_sentence_bleu, synthetic_corpus
 from bleu_scratch.lesson10_batch import batch_counts
-from timing import time_calls
 
 BOUND_SOURCE = Path(__file__).with_name("ngram_bound.c")
 
@@ -62,14 +62,18 @@ def implementations(list_of_references: list, hypotheses: list, id_references: l
         "NLTK sentence_bleu, a loop": ("words", lambda: [nltk_sentence_bleu(r, h) for r, h in pairs]),
         "NLTK sentence_bleu, a loop, ids": ("ids", lambda: [nltk_sentence_bleu(r, h) for r, h in id_pairs]),
         "sacrebleu sentence_bleu, a loop": ("text", lambda: [sacrebleu.sentence_bleu(h, r).score for h, r in lines]),
-        "bleu_scratch fast_sentence_bleu, a loop": ("words", lambda: [bleu_scratch.fast_sentence_bleu(r, h) for r, h in pairs]),
+        "bleu_scratch fast_sentence_bleu, a loop": (
+            "words",
+            lambda: [bleu_scratch.fast_sentence_bleu(r, h) for r, h in pairs],
+        ),
         "bleu_scratch batch_sentence_bleu": ("words", lambda: batch_sentence_bleu(list_of_references, hypotheses)),
         "bleu_scratch batch_sentence_bleu, ids": ("ids", lambda: batch_sentence_bleu(id_references, id_hypotheses)),
     }
 
 
 def compiled_bound(id_references: list, id_hypotheses: list, repeats: int) -> tuple[float, float] | None:
-    """Seconds for the C program and for bleu_scratch's batch counting of the same token ids; None without a compiler."""
+    """Seconds for the C program and for bleu_scratch's batch counting of the same token ids; None
+    without a compiler."""
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         return None
@@ -82,7 +86,9 @@ def compiled_bound(id_references: list, id_hypotheses: list, repeats: int) -> tu
                 out.write(struct.pack("<i", len(references)))
                 for reference in references:
                     out.write(struct.pack(f"<i{len(reference)}i", len(reference), *reference))
-        printed = subprocess.run([str(program), str(corpus), "4", str(repeats)], capture_output=True, text=True, check=True)
+        printed = subprocess.run(
+            [str(program), str(corpus), "4", str(repeats)], capture_output=True, text=True, check=True
+        )
     sums, seconds = printed.stdout.split("\n")[:2]
     stats = batch_corpus_stats(id_references, id_hypotheses)
     expected = [stats.hyp_len, stats.ref_len, *(x for pair in zip(stats.matches, stats.totals) for x in pair)]
@@ -103,8 +109,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2)
     args = parser.parse_args()
     warnings.simplefilter("ignore")  # NLTK's and ours alike: a warning per zero order costs the same in both
-    print(f"Python {platform.python_version()}, NLTK {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
-          f"{args.pairs:,} pairs, median of {args.repeats} repeats (range in brackets)", flush=True)
+    print(
+        f"Python {platform.python_version()}, NLTK {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
+        f"{args.pairs:,} pairs, median of {args.repeats} repeats (range in brackets)",
+        flush=True,
+    )
     rows, bounds = [], []
     for references in args.references:
         list_of_references, hypotheses = synthetic_corpus(args.pairs, references, seed=args.seed)

@@ -37,10 +37,10 @@ import sacrebleu
 from bench_corpus_bleu import peak_memory
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
+from timing import time_calls
 
 from bleu_scratch import paired_test
 from bleu_scratch.notebook import data_dir, read_lines
-from timing import time_calls
 
 FOLDER = data_dir() / "wmt17-en-de-systems"
 BASELINE = "LIUM-NMT.4900"
@@ -48,8 +48,11 @@ SAMPLES = {"bs": 1000, "ar": 10000}
 
 
 def wmt17(n_systems: int = 16, n_segments: int = 3004) -> tuple[list[tuple[str, list[str]]], list[str]]:
-    """The first ``n_systems`` systems as (name, lines), the baseline first, and the reference lines, cut to ``n_segments``."""
-    names = sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir())
+    """The first ``n_systems`` systems as (name, lines), the baseline first, and the reference lines, cut to
+    ``n_segments``."""
+    names = sorted(
+        path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir()
+    )
     names = [BASELINE, *(name for name in names if name != BASELINE)][:n_systems]
     systems = [(name, read_lines(FOLDER / "systems" / f"newstest2017.{name}.en-de")[:n_segments]) for name in names]
     return systems, read_lines(FOLDER / "newstest2017.ref.de")[:n_segments]
@@ -66,7 +69,11 @@ def implementations(systems, reference, test_type: str) -> dict:
         os.environ["SACREBLEU_SEED"] = "12345"
         metrics = {"BLEU": BLEU(references=[reference])}
         _, results = PairedTest(
-            systems, metrics, references=None, test_type=test_type, n_samples=SAMPLES[test_type],
+            systems,
+            metrics,
+            references=None,
+            test_type=test_type,
+            n_samples=SAMPLES[test_type],
             n_ar_confidence=1000 if test_type == "ar" else -1,
         )()
         return [(name, r.score, r.p_value, r.mean, r.ci) for name, r in zip(results["System"], results["BLEU"])]
@@ -86,7 +93,11 @@ def child(test_type: str, name: str | None) -> None:
         implementations(systems, reference, test_type)[name]()
     # Linux's VmHWM is this program's own peak; ru_maxrss keeps the parent's peak from before exec.
     status = Path("/proc/self/status")
-    peaks = [line.split()[1] for line in status.read_text().splitlines() if line.startswith("VmHWM:")] if status.exists() else []
+    peaks = (
+        [line.split()[1] for line in status.read_text().splitlines() if line.startswith("VmHWM:")]
+        if status.exists()
+        else []
+    )
     print(peaks[0] if peaks else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
@@ -94,10 +105,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", nargs="+", choices=["bs", "ar"], default=["bs"])
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--systems", type=int, default=16, help="the baseline and the first systems after it (default: all 16)")
+    parser.add_argument(
+        "--systems", type=int, default=16, help="the baseline and the first systems after it (default: all 16)"
+    )
     parser.add_argument("--segments", type=int, default=3004, help="the first segments of each (default: all 3,004)")
     parser.add_argument("--no-memory", action="store_true", help="skip the (slow) tracemalloc runs")
-    parser.add_argument("--rss", action="store_true", help="also measure each call's peak RSS in a fresh process (all the data)")
+    parser.add_argument(
+        "--rss", action="store_true", help="also measure each call's peak RSS in a fresh process (all the data)"
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -122,9 +137,21 @@ def main() -> None:
         slowest = times["sacrebleu PairedTest"].median
         for name in calls:
             ratio = slowest / times[name].median
-            row = [test_type, name, times[name].cell(), f"{ratio:.1f}", "-" if memory[name] is None else f"{memory[name] / 2**20:,.0f}"]
+            row = [
+                test_type,
+                name,
+                times[name].cell(),
+                f"{ratio:.1f}",
+                "-" if memory[name] is None else f"{memory[name] / 2**20:,.0f}",
+            ]
             rows.append(row + ([f"{rss[name] / 1024:,.0f}"] if rss else []))
-    headers = ["test", "implementation", "time (s): median (min-max)", "sacrebleu time / this", "tracemalloc peak (MiB)"]
+    headers = [
+        "test",
+        "implementation",
+        "time (s): median (min-max)",
+        "sacrebleu time / this",
+        "tracemalloc peak (MiB)",
+    ]
     if args.rss:
         headers.append(f"peak RSS (MiB; reading the data alone: {max_rss_kb(args.tests[0], None) / 1024:,.0f})")
     print()

@@ -106,7 +106,10 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         hypothesis, reference = write_corpus(args.dir or Path(scratch), args.segments)
-        print(f"{args.segments:,} segments, {os.cpu_count()} CPUs; {hypothesis} ({hypothesis.stat().st_size / 1e6:.0f} MB)")
+        print(
+            f"{args.segments:,} segments, {os.cpu_count()} CPUs; "
+            f"{hypothesis} ({hypothesis.stat().st_size / 1e6:.0f} MB)"
+        )
         rows = []
         for jobs in args.jobs:
             option = ["--jobs", str(jobs)] if jobs else []

@@ -5,13 +5,14 @@ from typing import Any
 from .oracle import NltkOracle
 from .plain import Smoothing
 
-
 # Papineni et al. (2002), Example 1: two candidates and three references.
 CANDIDATE_1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()
 CANDIDATE_2 = "It is to insure the troops forever hearing the activity guidebook that party direct".split()
 REFERENCES_1 = [
     "It is a guide to action that ensures that the military will forever heed Party commands".split(),
-    "It is the guiding principle which guarantees the military forces always being under the command of the Party".split(),
+    (
+        "It is the guiding principle which guarantees the military forces always being under the command of the Party"
+    ).split(),
     "It is the practical guide for the army always to heed the directions of the party".split(),
 ]
 # Example 2: modified precision clips the seven "the"s to two.
@@ -27,42 +28,73 @@ def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
     cases["ngrams"] = [
         ((tokens, n), oracle.ngrams(tokens, n))
         for tokens, n in [
-            (CANDIDATE_1, 1), (CANDIDATE_1, 4), (["the", "cat", "sat"], 3), (["the"], 2), ([], 1), (CANDIDATE_THE, 2),
+            (CANDIDATE_1, 1),
+            (CANDIDATE_1, 4),
+            (["the", "cat", "sat"], 3),
+            (["the"], 2),
+            ([], 1),
+            (CANDIDATE_THE, 2),
         ]
     ]
     cases["count_ngrams"] = [
         ((tokens, n), oracle.count_ngrams(tokens, n))
-        for tokens, n in [(REFERENCES_1[0], 1), (CANDIDATE_THE, 1), (CANDIDATE_THE, 3), (CANDIDATE_1, 2), (["a"], 2), ([], 1)]
+        for tokens, n in [
+            (REFERENCES_1[0], 1),
+            (CANDIDATE_THE, 1),
+            (CANDIDATE_THE, 3),
+            (CANDIDATE_1, 2),
+            (["a"], 2),
+            ([], 1),
+        ]
     ]
     cases["max_reference_counts"] = [
         ((references, n), oracle.max_reference_counts(references, n))
         for references, n in [
-            (REFERENCES_CAT, 1), (REFERENCES_CAT, 2), (REFERENCES_1, 1), (REFERENCES_1, 3),
-            ([["the", "cat"], []], 1), ([["a", "b"]], 3),
+            (REFERENCES_CAT, 1),
+            (REFERENCES_CAT, 2),
+            (REFERENCES_1, 1),
+            (REFERENCES_1, 3),
+            ([["the", "cat"], []], 1),
+            ([["a", "b"]], 3),
         ]
     ]
     cases["clipped_counts"] = [
-        ((oracle.count_ngrams(hypothesis, n), oracle.max_reference_counts(references, n)),
-         oracle.clipped_counts(references, hypothesis, n))
+        (
+            (oracle.count_ngrams(hypothesis, n), oracle.max_reference_counts(references, n)),
+            oracle.clipped_counts(references, hypothesis, n),
+        )
         for references, hypothesis, n in [
-            (REFERENCES_CAT, CANDIDATE_THE, 1), (REFERENCES_CAT, CANDIDATE_THE, 2), (REFERENCES_1, CANDIDATE_1, 1),
-            (REFERENCES_1, CANDIDATE_2, 2), ([[]], ["a", "b"], 1),
+            (REFERENCES_CAT, CANDIDATE_THE, 1),
+            (REFERENCES_CAT, CANDIDATE_THE, 2),
+            (REFERENCES_1, CANDIDATE_1, 1),
+            (REFERENCES_1, CANDIDATE_2, 2),
+            ([[]], ["a", "b"], 1),
         ]
     ]
     cases["modified_precision"] = [
         ((references, hypothesis, n), bleu.modified_precision(references, hypothesis, n))
         for references, hypothesis, n in [
-            (REFERENCES_CAT, CANDIDATE_THE, 1), (REFERENCES_CAT, CANDIDATE_THE, 2), (REFERENCES_1, CANDIDATE_1, 1),
-            (REFERENCES_1, CANDIDATE_1, 2), (REFERENCES_1, CANDIDATE_1, 4), (REFERENCES_1, CANDIDATE_2, 1),
-            (REFERENCES_CAT, ["the"], 2), ([[]], [], 1),
+            (REFERENCES_CAT, CANDIDATE_THE, 1),
+            (REFERENCES_CAT, CANDIDATE_THE, 2),
+            (REFERENCES_1, CANDIDATE_1, 1),
+            (REFERENCES_1, CANDIDATE_1, 2),
+            (REFERENCES_1, CANDIDATE_1, 4),
+            (REFERENCES_1, CANDIDATE_2, 1),
+            (REFERENCES_CAT, ["the"], 2),
+            ([[]], [], 1),
             ([["a", "a", "b"], ["a", "b", "b"]], ["a", "b", "b", "a", "a"], 1),
         ]
     ]
     cases["closest_ref_length"] = [
         ((references, hyp_len), bleu.closest_ref_length(references, hyp_len))
         for references, hyp_len in [
-            ([["a"] * 10, ["a"] * 14], 12), ([["a"] * 10, ["a"] * 14], 13), ([["a"] * 14, ["a"] * 10], 12),
-            (REFERENCES_1, len(CANDIDATE_1)), (REFERENCES_1, 2), ([[]], 3), ([["a"] * 5], 0),
+            ([["a"] * 10, ["a"] * 14], 12),
+            ([["a"] * 10, ["a"] * 14], 13),
+            ([["a"] * 14, ["a"] * 10], 12),
+            (REFERENCES_1, len(CANDIDATE_1)),
+            (REFERENCES_1, 2),
+            ([[]], 3),
+            ([["a"] * 5], 0),
         ]
     ]
     cases["brevity_penalty"] = [
@@ -70,8 +102,12 @@ def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
         for closest_ref_len, hyp_len in [(10, 12), (10, 10), (10, 5), (10, 0), (0, 0), (18, 17), (16, 2), (3, 1)]
     ]
     sentence_pairs = [
-        (REFERENCES_1, CANDIDATE_1, 4), (REFERENCES_1, CANDIDATE_2, 4), (REFERENCES_CAT, CANDIDATE_THE, 4),
-        (REFERENCES_CAT, ["the", "cat"], 4), ([["a", "b", "c"]], [], 2), (REFERENCES_CAT, CAT, 2),
+        (REFERENCES_1, CANDIDATE_1, 4),
+        (REFERENCES_1, CANDIDATE_2, 4),
+        (REFERENCES_CAT, CANDIDATE_THE, 4),
+        (REFERENCES_CAT, ["the", "cat"], 4),
+        ([["a", "b", "c"]], [], 2),
+        (REFERENCES_CAT, CAT, 2),
     ]
     cases["sentence_stats"] = [
         ((references, hypothesis, max_n), oracle.stats(oracle.sentence_stats(references, hypothesis, max_n)))
@@ -100,7 +136,10 @@ def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
         ([REFERENCES_1, REFERENCES_1, REFERENCES_CAT], [CANDIDATE_1, CANDIDATE_2, CAT], 2),
     ]
     cases["corpus_stats"] = [
-        ((list_of_references, hypotheses, max_n), oracle.stats(oracle.corpus_stats(list_of_references, hypotheses, max_n)))
+        (
+            (list_of_references, hypotheses, max_n),
+            oracle.stats(oracle.corpus_stats(list_of_references, hypotheses, max_n)),
+        )
         for list_of_references, hypotheses, max_n in corpora
     ]
     corpus_bleu_args = [

@@ -26,39 +26,72 @@ EXTRAS = {"nbgrader": "course"}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bleu_classroom", description="The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades.")
+    parser = argparse.ArgumentParser(
+        prog="python -m bleu_classroom",
+        description=(
+            "The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades."
+        ),
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     release_parser = commands.add_parser("release", help="write the student edition (solutions replaced by stubs)")
     release_parser.add_argument("out_dir", type=Path)
     release_parser.add_argument("--force", action="store_true", help="write into a non-empty directory")
     release_parser.add_argument(
-        "--source", type=Path, metavar="CHECKOUT",
-        help="the checkout of the repository to release (default: the one this package is installed from, with pip install -e)",
+        "--source",
+        type=Path,
+        metavar="CHECKOUT",
+        help=(
+            "the checkout of the repository to release "
+            "(default: the one this package is installed from, with pip install -e)"
+        ),
     )
     grade_parser = commands.add_parser("grade", help="grade the bleu_scratch package of a student edition")
     grade_parser.add_argument("directory", type=Path, nargs="?", default=Path("."))
     grade_parser.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
-    grade_parser.add_argument("--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions")
     grade_parser.add_argument(
-        "--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
-        help=f"seconds each graded function may take in all, its process started and every case run (default {DEFAULT_BUDGET:g})",
+        "--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions"
     )
     grade_parser.add_argument(
-        "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=(
+            "seconds each graded function may take in all, its process started and every case run "
+            f"(default {DEFAULT_BUDGET:g})"
+        ),
+    )
+    grade_parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
         help=f"memory each graded function's process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
     )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
-    course_parser = commands.add_parser("nbgrader-course", help="lay out an nbgrader course: source/<assignment>/ and nbgrader_config.py")
+    course_parser = commands.add_parser(
+        "nbgrader-course", help="lay out an nbgrader course: source/<assignment>/ and nbgrader_config.py"
+    )
     course_parser.add_argument("course_dir", type=Path)
-    course_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
-    course_parser.add_argument("--notebooks", nargs="+", metavar="NN", help="the notebooks to include, by number (default: lessons 00-12)")
-    grades_parser = commands.add_parser("course-grades", help="notebook and package points by lesson, after nbgrader autograde (needs nbgrader)")
+    course_parser.add_argument(
+        "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
+    )
+    course_parser.add_argument(
+        "--notebooks", nargs="+", metavar="NN", help="the notebooks to include, by number (default: lessons 00-12)"
+    )
+    grades_parser = commands.add_parser(
+        "course-grades", help="notebook and package points by lesson, after nbgrader autograde (needs nbgrader)"
+    )
     grades_parser.add_argument("course_dir", type=Path)
-    grades_parser.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})")
+    grades_parser.add_argument(
+        "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
+    )
     grades_format = grades_parser.add_mutually_exclusive_group()
     grades_format.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
-    grades_format.add_argument("--csv", type=Path, metavar="FILE", help="write the grades to FILE as CSV for an LMS (one row per student)")
+    grades_format.add_argument(
+        "--csv", type=Path, metavar="FILE", help="write the grades to FILE as CSV for an LMS (one row per student)"
+    )
     args = parser.parse_args(argv)
     # Releasing and tagging read the stub from bleu_scratch, so they import it;
     # grading must start even when the student's bleu_scratch does not import.
@@ -68,7 +101,10 @@ def main(argv: list[str] | None = None) -> int:
 
             results = tag_nbgrader_dir(args.notebook_dir)
             for name, exercises, changed in results:
-                print(f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, {'tagged' if changed else 'unchanged'}")
+                print(
+                    f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, "
+                    f"{'tagged' if changed else 'unchanged'}"
+                )
             print(f"{sum(changed for *_, changed in results)} of {len(results)} notebooks changed")
         elif args.command == "release":
             from .release import REPO_ROOT, release
@@ -79,11 +115,17 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"wrote the student edition to {args.out_dir}: {len(edition.files)} files, "
                 f"{functions} functions to write in {len(edition.stubbed)} modules, "
-                f"{sum(edition.notebook_exercises.values())} exercise cells in {len(edition.notebook_exercises)} notebooks "
+                f"{sum(edition.notebook_exercises.values())} exercise cells "
+                f"in {len(edition.notebook_exercises)} notebooks "
                 f"({time.perf_counter() - started:.1f}s)"
             )
             graded = {unit.name for unit in UNITS}
-            ungraded = [f"{name} ({Path(module).name})" for module, names in sorted(edition.stubbed.items()) for name in names if name not in graded]
+            ungraded = [
+                f"{name} ({Path(module).name})"
+                for module, names in sorted(edition.stubbed.items())
+                for name in names
+                if name not in graded
+            ]
             if ungraded:
                 print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
         elif args.command == "nbgrader-course":
@@ -103,7 +145,10 @@ def main(argv: list[str] | None = None) -> int:
         missing = (error.name or "").split(".")[0]
         if missing not in EXTRAS:
             raise
-        print(f"bleu-classroom: error: {args.command} needs {missing}: pip install 'bleu-scratch[{EXTRAS[missing]}]'", file=sys.stderr)
+        print(
+            f"bleu-classroom: error: {args.command} needs {missing}: pip install 'bleu-scratch[{EXTRAS[missing]}]'",
+            file=sys.stderr,
+        )
         return 2
     return 0
 
@@ -125,7 +170,9 @@ def _course_grades(args: argparse.Namespace) -> None:
 
     grades = course_grades(args.course_dir, args.assignment)
     if args.json:
-        print(json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2))
+        print(
+            json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2)
+        )
     elif args.csv:
         args.csv.write_text(lms_csv(grades), encoding="utf-8")
         print(f"wrote the grades of {len(grades)} students to {args.csv}")

@@ -92,7 +92,9 @@ def command_not_written(command: str) -> str | None:
             except Exception:  # a bug of the student's, not a stub: the tests themselves will show it
                 return None
     # "bleu-scratch: error: <the exercise>; the command scores once ...": the command's own message.
-    stopped = re.match(rf"{re.escape(command)}: error: (.+?); the command \w+ once those lessons are written", errors.getvalue())
+    stopped = re.match(
+        rf"{re.escape(command)}: error: (.+?); the command \w+ once those lessons are written", errors.getvalue()
+    )
     return stopped[1] if status == 2 and stopped else None
 
 
@@ -124,7 +126,10 @@ def notebook_cell_stopped(notebook: str, traceback: str) -> str | None:
 
     The notebook's own exercise cell (or a function it defines) raises it in a cell:
 
-    >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", traceback.replace("File ~/bleu/bleu_scratch/lesson01_ngrams.py:26, in ngrams(tokens, n)", ""))
+    >>> notebook_cell_stopped(
+    ...     "notebooks/02_clipping.ipynb",
+    ...     traceback.replace("File ~/bleu/bleu_scratch/lesson01_ngrams.py:26, in ngrams(tokens, n)", ""),
+    ... )
     'an exercise cell of notebooks/02_clipping.ipynb (lesson 02) is not written yet'
     >>> notebook_cell_stopped("notebooks/02_clipping.ipynb", "NameError: name 'p_1' is not defined") is None
     True

@@ -76,8 +76,11 @@ class StudentGrade:
     def total(self) -> LessonGrade:
         """The lessons added up, as one row."""
         return LessonGrade(
-            "total", "total", sum(lesson.notebook_points for lesson in self.lessons),
-            sum(lesson.notebook_max for lesson in self.lessons), [mark for lesson in self.lessons for mark in lesson.functions],
+            "total",
+            "total",
+            sum(lesson.notebook_points for lesson in self.lessons),
+            sum(lesson.notebook_max for lesson in self.lessons),
+            [mark for lesson in self.lessons for mark in lesson.functions],
         )
 
     def as_dict(self) -> dict:
@@ -96,7 +99,9 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
     """The grades of every student nbgrader autograded for ``assignment`` in ``course_dir``."""
     database = course_dir.resolve() / "gradebook.db"
     if not database.is_file():
-        raise ClassroomError(f"no gradebook at {database}: run nbgrader generate_assignment and autograde in {course_dir} first")
+        raise ClassroomError(
+            f"no gradebook at {database}: run nbgrader generate_assignment and autograde in {course_dir} first"
+        )
     with Gradebook(f"sqlite:///{database}") as gradebook:
         try:
             found = gradebook.find_assignment(assignment)
@@ -113,7 +118,10 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
         package = _package_marks(course_dir / "autograded" / student / assignment)
         lessons = [
             LessonGrade(
-                _lesson(name), name, scores.get(name, 0.0), max_score,
+                _lesson(name),
+                name,
+                scores.get(name, 0.0),
+                max_score,
                 [mark for mark in package if mark.unit.exercise.split()[0] == _lesson(name)],
             )
             for name, max_score in notebooks
@@ -134,15 +142,19 @@ def table(grades: list[StudentGrade]) -> str:
     rows = [("student", "lesson", "notebook", "package", "points")]
     for grade_ in grades:
         for index, lesson in enumerate([*grade_.lessons, grade_.total()]):
-            rows.append((
-                grade_.student if index == 0 else "", lesson.notebook,
-                _fraction(lesson.notebook_points, lesson.notebook_max),
-                _fraction(lesson.package_points, lesson.package_max),
-                _fraction(lesson.points, lesson.max_points),
-            ))
+            rows.append(
+                (
+                    grade_.student if index == 0 else "",
+                    lesson.notebook,
+                    _fraction(lesson.notebook_points, lesson.notebook_max),
+                    _fraction(lesson.package_points, lesson.package_max),
+                    _fraction(lesson.points, lesson.max_points),
+                )
+            )
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     return "\n".join(
-        f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:>{widths[2]}}  {d:>{widths[3]}}  {e:>{widths[4]}}" for a, b, c, d, e in rows
+        f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c:>{widths[2]}}  {d:>{widths[3]}}  {e:>{widths[4]}}"
+        for a, b, c, d, e in rows
     )
 
 

@@ -76,7 +76,9 @@ def grade(
     scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
     try:
         with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 2) as pool:
-            results = list(pool.map(lambda unit: _grade_unit(unit, directory, scratch / unit.name, plan, oracle), units))
+            results = list(
+                pool.map(lambda unit: _grade_unit(unit, directory, scratch / unit.name, plan, oracle), units)
+            )
     finally:
         # A student's process may leave behind a file nobody can remove (chattr +i, as root): never an error.
         shutil.rmtree(scratch, ignore_errors=True)
@@ -101,7 +103,9 @@ class _Plan:
         # Found, never imported: grading starts even when this bleu_scratch does not import.
         found = find_spec("bleu_scratch")
         if found is None or not found.origin:
-            raise ClassroomError("the grader reads the lessons' layout from bleu_scratch, which is not installed: pip install -e .")
+            raise ClassroomError(
+                "the grader reads the lessons' layout from bleu_scratch, which is not installed: pip install -e ."
+            )
         lessons = Path(found.origin).resolve().parent
         lesson_of, functions, imported = {}, [], set()
         for path in sorted(lessons.glob("*.py")):
@@ -134,7 +138,8 @@ class _Plan:
         # Later lessons are not the student's to lean on (they may ship working
         # code, like the posts' BLEU in lesson 08); smoothing (07) is an argument.
         later += [
-            (m, name) for m, name in self.functions
+            (m, name)
+            for m, name in self.functions
             if self.lesson_of[m] > lesson and m != CLASS_MODULES["SmoothingFunction"] and (m, name) not in later
         ]
         needed = {u.module for u in UNITS} | set(CLASS_MODULES.values())
@@ -191,6 +196,7 @@ def _not_source(folder: str, names: list[str]) -> set[str]:
 
     A link would have the grader copy whatever it points to (the instructor's files, say) for the student.
     """
+
     def kept(path: Path) -> bool:
         return not path.is_symlink() and (path.suffix == ".py" and path.is_file() or path.is_dir())
 

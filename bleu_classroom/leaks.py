@@ -109,7 +109,8 @@ def _distinctive(line: str) -> bool:
     open a block or a bracket (``for n in range(1, max_n + 1):``,
     ``return bleu_from_stats(``), whose content is in the lines after them.
 
-    >>> [_distinctive(line) for line in ["return p_n", "for n in range(1, max_n + 1):", "return sum(x * x for x in values)"]]
+    >>> lines = ["return p_n", "for n in range(1, max_n + 1):", "return sum(x * x for x in values)"]
+    >>> [_distinctive(line) for line in lines]
     [False, False, True]
     """
     return len(line) >= MIN_LEAK_CHARS and not line.startswith("#") and not line.endswith((":", "(", "[", "{"))

@@ -52,7 +52,9 @@ def strip_solutions(text: str, stub: tuple[str, ...], where: str = "<text>") -> 
         marker = marker_in(line, where, number)
         if marker == BEGIN:
             if current is not None:
-                raise ClassroomError(f"{where}:{number}: BEGIN SOLUTION inside the region opened at line {current.line}")
+                raise ClassroomError(
+                    f"{where}:{number}: BEGIN SOLUTION inside the region opened at line {current.line}"
+                )
             current = Region(where, number, [])
             indent = line[: len(line) - len(line.lstrip())]
             out.extend(f"{indent}{stub_line}\n" for stub_line in stub)
@@ -91,7 +93,9 @@ def marked_functions(source: str) -> list[str]:
     ['f']
     """
     _, regions = strip_solutions(source, CODE_STUB)
-    functions = [node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    functions = [
+        node for node in ast.walk(ast.parse(source)) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
     names = []
     for region in regions:
         enclosing = [f for f in functions if f.lineno < region.line <= f.end_lineno]

@@ -29,7 +29,9 @@ from .errors import ClassroomError
 from .nbgrader_tags import notebook_json, tag_nbgrader
 from .release import REPO_ROOT, build_edition
 
-CONFIG_HEADER = "# nbgrader's settings for the bleu-from-scratch course, written by python -m bleu_classroom nbgrader-course."
+CONFIG_HEADER = (
+    "# nbgrader's settings for the bleu-from-scratch course, written by python -m bleu_classroom nbgrader-course."
+)
 
 
 @dataclass
@@ -72,23 +74,27 @@ def nbgrader_config(assignments: dict[str, list[str]]) -> str:
         ]
     }
     """
-    return "\n".join([
-        CONFIG_HEADER,
-        "# The command rewrites it for each assignment it adds: put settings of your own (course_id, the",
-        "# exchange) in ~/.jupyter/nbgrader_config.py, which nbgrader reads first.",
-        "c = get_config()  # noqa: F821 (nbgrader defines it)",
-        "",
-        "# A lesson cell can take seconds on a busy server; an endless loop still ends.",
-        "c.Execute.timeout = 120",
-        "# autograde overwrites the files of a submission with the source's (the",
-        "# notebooks aside), so that a student cannot change what the notebooks",
-        "# import; the package modules the student writes must stay the student's.",
-        f"c.Autograde.exclude_overwriting = {json.dumps(assignments, indent=4)}",
-        "",
-    ])
+    return "\n".join(
+        [
+            CONFIG_HEADER,
+            "# The command rewrites it for each assignment it adds: put settings of your own (course_id, the",
+            "# exchange) in ~/.jupyter/nbgrader_config.py, which nbgrader reads first.",
+            "c = get_config()  # noqa: F821 (nbgrader defines it)",
+            "",
+            "# A lesson cell can take seconds on a busy server; an endless loop still ends.",
+            "c.Execute.timeout = 120",
+            "# autograde overwrites the files of a submission with the source's (the",
+            "# notebooks aside), so that a student cannot change what the notebooks",
+            "# import; the package modules the student writes must stay the student's.",
+            f"c.Autograde.exclude_overwriting = {json.dumps(assignments, indent=4)}",
+            "",
+        ]
+    )
 
 
-def lay_out_course(course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, notebooks: list[str] | None = None) -> Course:
+def lay_out_course(
+    course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, notebooks: list[str] | None = None
+) -> Course:
     """Write ``source/<assignment>/`` and ``nbgrader_config.py`` under ``course_dir``.
 
     Other assignments already in ``source/`` stay, and keep their place in the config.
@@ -96,13 +102,19 @@ def lay_out_course(course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, noteb
     source is right even where the repository's notebooks were not re-tagged.
     """
     if not re.fullmatch(r"[A-Za-z0-9_-]+", assignment):
-        raise ClassroomError(f"--assignment {assignment!r}: use letters, digits, '-' and '_' (nbgrader makes it a folder name)")
+        raise ClassroomError(
+            f"--assignment {assignment!r}: use letters, digits, '-' and '_' (nbgrader makes it a folder name)"
+        )
     config_path = course_dir / "nbgrader_config.py"
     if config_path.exists() and not config_path.read_text(encoding="utf-8").startswith(CONFIG_HEADER):
-        raise ClassroomError(f"{config_path} was not written by this command; move it away or choose another course directory")
+        raise ClassroomError(
+            f"{config_path} was not written by this command; move it away or choose another course directory"
+        )
     target = course_dir / "source" / assignment
     if target.exists():
-        raise ClassroomError(f"{target} exists; remove it to lay the assignment out again, or choose another --assignment")
+        raise ClassroomError(
+            f"{target} exists; remove it to lay the assignment out again, or choose another --assignment"
+        )
     chosen = lesson_notebooks(notebooks)
     edition = build_edition()
     shipped = {rel: content for rel, content in edition.files.items() if rel.startswith(("bleu_scratch/", "data/"))}
@@ -116,8 +128,9 @@ def lay_out_course(course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, noteb
     student_modules = sorted(rel for rel in edition.stubbed if rel.startswith("bleu_scratch/"))
     # Every assignment ships the same package, so the student writes the same modules in each.
     assignments = {
-        folder.name: student_modules for folder in sorted((course_dir / "source").iterdir()) if (folder / "bleu_scratch").is_dir()
+        folder.name: student_modules
+        for folder in sorted((course_dir / "source").iterdir())
+        if (folder / "bleu_scratch").is_dir()
     }
     config_path.write_text(nbgrader_config(assignments), encoding="utf-8")
     return Course(course_dir, assignment, [path.name for path in chosen], student_modules)
-

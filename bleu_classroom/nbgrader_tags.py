@@ -37,8 +37,18 @@ def nbgrader_cell(kind: str, grade_id: str, points: float = CHECK_POINTS) -> dic
     >>> nbgrader_cell("check", "exercise_1_check")
     {'grade': True, 'grade_id': 'exercise_1_check', 'locked': True, 'points': 1, 'schema_version': 3, 'solution': False}
     """
-    grade, solution, locked = {"solution": (False, True, False), "check": (True, False, True), "answer": (True, True, False)}[kind]
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": NBGRADER_SCHEMA, "solution": solution}
+    grade, solution, locked = {
+        "solution": (False, True, False),
+        "check": (True, False, True),
+        "answer": (True, True, False),
+    }[kind]
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": NBGRADER_SCHEMA,
+        "solution": solution,
+    }
     if grade:
         meta["points"] = points
     return dict(sorted(meta.items()))
@@ -55,7 +65,11 @@ def tag_nbgrader(notebook: dict, where: str = "<notebook>") -> int:
     not touched, so tagging twice changes nothing.
 
     >>> notebook = {"cells": [
-    ...     {"cell_type": "code", "metadata": {}, "source": ["x = 1\\n", "### BEGIN SOLUTION\\n", "y = 2\\n", "### END SOLUTION"]},
+    ...     {
+    ...         "cell_type": "code",
+    ...         "metadata": {},
+    ...         "source": ["x = 1\\n", "### BEGIN SOLUTION\\n", "y = 2\\n", "### END SOLUTION"],
+    ...     },
     ...     {"cell_type": "markdown", "metadata": {}, "source": ["Check:"]},
     ...     {"cell_type": "code", "metadata": {}, "source": ["assert y == 2"]},
     ... ]}
@@ -75,7 +89,9 @@ def tag_nbgrader(notebook: dict, where: str = "<notebook>") -> int:
         tags[index] = nbgrader_cell("solution", name)
         check = next((i for i in range(index + 1, len(cells)) if cells[i]["cell_type"] == "code"), None)
         if check is None or check in marked or "assert" not in cell_source(cells[check]):
-            raise ClassroomError(f"{where} cell {index + 1}: the next code cell must be the exercise's check (an assert)")
+            raise ClassroomError(
+                f"{where} cell {index + 1}: the next code cell must be the exercise's check (an assert)"
+            )
         tags[check] = nbgrader_cell("check", f"{name}_check", _points(cells[check]))
     for index, cell in enumerate(cells):
         if index in tags:
@@ -87,7 +103,9 @@ def tag_nbgrader(notebook: dict, where: str = "<notebook>") -> int:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         if meta.get("grade") or meta.get("solution") or meta.get("locked"):
             if meta.get("grade_id") in seen:
-                raise ClassroomError(f"{where} cell {index}: grade_id {meta.get('grade_id')!r} is used twice; nbgrader needs unique ids")
+                raise ClassroomError(
+                    f"{where} cell {index}: grade_id {meta.get('grade_id')!r} is used twice; nbgrader needs unique ids"
+                )
             seen.add(meta.get("grade_id"))
     return len(marked)
 

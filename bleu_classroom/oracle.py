@@ -32,7 +32,9 @@ class NltkOracle:
                 from nltk.translate import bleu_score
                 from nltk.util import ngrams
             except ImportError:
-                raise ClassroomError("grading compares with NLTK, which is not installed: pip install -r requirements.txt") from None
+                raise ClassroomError(
+                    "grading compares with NLTK, which is not installed: pip install -r requirements.txt"
+                ) from None
             if nltk.__version__ != NLTK_VERSION:
                 raise ClassroomError(
                     f"the grader's answers are NLTK {NLTK_VERSION}'s, but NLTK {nltk.__version__} is installed: "
@@ -75,9 +77,12 @@ class NltkOracle:
         return Counter({ngram: self.clipped_count(references, ngram, copies) for ngram in every_ngram})
 
     def clipped_counts(self, references: list, hypothesis: list, n: int) -> Counter:
-        return Counter({
-            ngram: self.clipped_count(references, ngram, count) for ngram, count in self.count_ngrams(hypothesis, n).items()
-        })
+        return Counter(
+            {
+                ngram: self.clipped_count(references, ngram, count)
+                for ngram, count in self.count_ngrams(hypothesis, n).items()
+            }
+        )
 
     def sentence_stats(self, references: list, hypothesis: list, max_n: int) -> dict:
         """BleuStats's fields for one pair, from NLTK's modified precisions and closest length."""
@@ -85,7 +90,9 @@ class NltkOracle:
         return {
             "hyp_len": len(hypothesis),
             "ref_len": self.bleu.closest_ref_length(references, len(hypothesis)),
-            "matches": tuple(self.bleu.modified_precision(references, hypothesis, n).numerator for n in range(1, max_n + 1)),
+            "matches": tuple(
+                self.bleu.modified_precision(references, hypothesis, n).numerator for n in range(1, max_n + 1)
+            ),
             "totals": tuple(totals),
             "too_short": tuple(int(len(hypothesis) < n) for n in range(1, max_n + 1)),
         }
@@ -93,7 +100,11 @@ class NltkOracle:
     def corpus_stats(self, list_of_references: list, hypotheses: list, max_n: int) -> dict:
         pairs = [self.sentence_stats(refs, hyp, max_n) for refs, hyp in zip(list_of_references, hypotheses)]
         return {
-            field: (sum(p[field] for p in pairs) if field in ("hyp_len", "ref_len") else tuple(map(sum, zip(*(p[field] for p in pairs)))))
+            field: (
+                sum(p[field] for p in pairs)
+                if field in ("hyp_len", "ref_len")
+                else tuple(map(sum, zip(*(p[field] for p in pairs))))
+            )
             for field in pairs[0]
         }
 

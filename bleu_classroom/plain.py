@@ -23,8 +23,6 @@ class StatsAnswer:
     too_short: tuple
 
 
-
-
 def show(plain: list) -> str:
     """A short readable form of a value given by ``sandbox.encode``.
 

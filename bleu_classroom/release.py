@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .errors import ClassroomError
 from .leaks import as_text, find_leaks, passages
-from .markers import CODE_STUB, TEXT_STUB, Region, marked_functions, strip_solutions, marker_in
+from .markers import CODE_STUB, TEXT_STUB, Region, marked_functions, marker_in, strip_solutions
 from .nbgrader_tags import cell_source, notebook_json
 from .readme import student_readme
 
@@ -29,8 +29,21 @@ CHECKOUT_FOLDERS = ("bleu_scratch", "notebooks")
 # Nor are the course tools' own tests, and the tests that look for solution
 # markers (see _instructor_only): they check the instructor's copy.
 SKIPPED_NAMES = {
-    ".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints",
-    ".hypothesis", ".venv", "venv", "build", "dist", "site", ".mypy_cache", ".ruff_cache", ".tox",
+    ".git",
+    ".ci",
+    "benchmarks",
+    "__pycache__",
+    ".pytest_cache",
+    ".ipynb_checkpoints",
+    ".hypothesis",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "site",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
 }
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
 INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/student_README.md", "tools/refresh_notebooks.py", "tests/classroom/"}
@@ -59,7 +72,8 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
     if missing:
         raise ClassroomError(
             f"{source} is not a checkout of the repository (no {' or '.join(missing)}): the release reads the lessons, "
-            f"notebooks, data and tests of a checkout; run it from an editable install (pip install -e) or pass --source CHECKOUT"
+            "notebooks, data and tests of a checkout; run it from an editable install (pip install -e) "
+            "or pass --source CHECKOUT"
         )
     edition = Edition({}, [], {}, {})
     for rel in _source_files(source, skip):
@@ -80,7 +94,9 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
             if text is not None:
                 for number, line in enumerate(text.splitlines(), start=1):
                     if marker_in(line, rel, number):
-                        raise ClassroomError(f"{rel}:{number}: solution markers are only supported in .py and .ipynb files")
+                        raise ClassroomError(
+                            f"{rel}:{number}: solution markers are only supported in .py and .ipynb files"
+                        )
         target = RENAMED.get(rel, rel)
         if target in edition.files or (target != rel and (source / target).exists()):
             raise ClassroomError(f"{rel} and {target} would both be the edition's {target}")
@@ -89,7 +105,9 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
     if not edition.regions:
         raise ClassroomError(f"no solution markers found under {source}: is it already a student edition?")
     if ".gitignore" in edition.files:
-        edition.files[".gitignore"] = _gitignore_for(edition.files[".gitignore"].decode("utf-8"), edition.files).encode()
+        edition.files[".gitignore"] = _gitignore_for(
+            edition.files[".gitignore"].decode("utf-8"), edition.files
+        ).encode()
     edition.files["README.md"] = student_readme(edition).encode()
     leaks = find_leaks([p for rel, content in edition.files.items() for p in passages(rel, content)], edition.regions)
     if leaks:
@@ -150,7 +168,8 @@ def _source_files(root: Path, skip: Path | None, skip_names: set[str] = SKIPPED_
     for directory, subdirs, files in os.walk(root):
         here = Path(directory)
         subdirs[:] = sorted(
-            d for d in subdirs
+            d
+            for d in subdirs
             if d not in skip_names and not _skipped_pattern(d) and (skip is None or (here / d).resolve() != skip)
         )
         for name in sorted(files):
@@ -167,7 +186,9 @@ def _release_module(text: str, rel: str) -> tuple[bytes, list[Region]]:
     try:
         ast.parse(stripped, filename=rel)
     except SyntaxError as error:
-        raise ClassroomError(f"{rel}: the student version does not parse ({error}); check where the markers stand") from None
+        raise ClassroomError(
+            f"{rel}: the student version does not parse ({error}); check where the markers stand"
+        ) from None
     return stripped.encode("utf-8"), regions
 
 
@@ -191,8 +212,6 @@ def _release_notebook(raw: bytes, rel: str) -> tuple[bytes, list[Region], int]:
     return notebook_json(notebook).encode("utf-8"), regions, exercises
 
 
-
-
 def _gitignore_for(text: str, files: dict[str, bytes]) -> str:
     """Drop the patterns that would keep a shipped file out of the student's repository."""
     kept = []
@@ -210,5 +229,3 @@ def _ignores(pattern: str, rel: str) -> bool:
     if "/" in pattern:
         return any(fnmatch.fnmatch(prefix, pattern) for prefix in prefixes)
     return any(fnmatch.fnmatch(part, pattern) for part in parts)
-
-

@@ -29,11 +29,13 @@ import sys
 import threading
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 # Modules graded code may not import: the answers come from the first two,
 # the grader is the third, and the rest start processes or reach C code.
+# fmt: off
 DENIED_IMPORTS = frozenset({
     "nltk", "sacrebleu", "bleu_classroom", "ctypes", "_ctypes", "cffi", "_cffi_backend", "_posixsubprocess",
     "subprocess", "multiprocessing", "_multiprocessing", "socket", "_socket", "pty", "dask", "distributed",
@@ -41,21 +43,39 @@ DENIED_IMPORTS = frozenset({
     "_xxsubinterpreters", "_xxinterpchannels", "_interpreters", "_interpchannels", "_interpqueues",
     "_testcapi", "_testinternalcapi", "_testmultiphase", "_testsinglephase", "_ctypes_test",
 })
+# fmt: on
 ANSWERS = frozenset({"nltk", "sacrebleu"})
 # Audit events refused outright (prefix match), with what the report calls them.
 DENIED_EVENTS = {
-    "ctypes.": "call C code", "subprocess.": "start a process", "os.system": "start a process",
-    "os.exec": "start a process", "os.posix_spawn": "start a process", "os.spawn": "start a process",
-    "os.fork": "start a process", "os.forkpty": "start a process", "pty.": "start a process",
-    "os.kill": "send a signal", "os.killpg": "send a signal", "signal.pthread_kill": "send a signal",
-    "resource.setrlimit": "raise its limits", "resource.prlimit": "raise its limits", "socket.": "use the network",
-    "os.chown": "change a file's owner", "os.setuid": "change its user", "os.setgid": "change its user",
-    "webbrowser.": "open a browser", "os.symlink": "make a link", "os.link": "make a link",
+    "ctypes.": "call C code",
+    "subprocess.": "start a process",
+    "os.system": "start a process",
+    "os.exec": "start a process",
+    "os.posix_spawn": "start a process",
+    "os.spawn": "start a process",
+    "os.fork": "start a process",
+    "os.forkpty": "start a process",
+    "pty.": "start a process",
+    "os.kill": "send a signal",
+    "os.killpg": "send a signal",
+    "signal.pthread_kill": "send a signal",
+    "resource.setrlimit": "raise its limits",
+    "resource.prlimit": "raise its limits",
+    "socket.": "use the network",
+    "os.chown": "change a file's owner",
+    "os.setuid": "change its user",
+    "os.setgid": "change its user",
+    "webbrowser.": "open a browser",
+    "os.symlink": "make a link",
+    "os.link": "make a link",
 }
 # Audit events allowed only on paths inside the scratch folder.
+# fmt: off
 PATH_EVENTS = frozenset({
-    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.utime", "shutil.rmtree", "shutil.copyfile", "shutil.move", "shutil.copytree",
+    "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.truncate", "os.utime",
+    "shutil.rmtree", "shutil.copyfile", "shutil.move", "shutil.copytree",
 })
+# fmt: on
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 STATS_FIELDS = ("hyp_len", "ref_len", "matches", "totals", "too_short")  # a BleuStats's, in order
 MAX_DEPTH = 40  # nesting of a value; deeper is refused, not a RecursionError in the grader
@@ -66,6 +86,7 @@ class Refused(PermissionError):
 
 
 # ---------------------------------------------------------------- values as typed JSON
+
 
 def encode(value: Any, classes: dict[str, type], depth: int = 0) -> list:
     """A JSON form of ``value`` that keeps its exact type: 1, 1.0, True and a Fraction subclass differ.
@@ -142,6 +163,7 @@ def decode(plain: Any, classes: dict[str, Callable], smoothing: Any = None, dept
 
 # ---------------------------------------------------------------- the process
 
+
 def main(job: dict, answers: Any, requests: Any) -> None:
     """Run ``job``'s cases; ``answers`` is the grader's pipe, ``requests`` brings its replies."""
     scratch = os.path.realpath(job["scratch"])
@@ -169,7 +191,14 @@ def main(job: dict, answers: Any, requests: Any) -> None:
         write(answers_fd, ('{"kind": "refused", "what": "' + shown + '"}\n').encode("utf-8", "replace"))
         raise Refused(f"graded code may not {what}")
 
-    sys.addaudithook(_hook(scratch, [os.path.realpath(p) for p in job["allow_read"]], [os.path.realpath(p) for p in job["deny_read"]], refuse))
+    sys.addaudithook(
+        _hook(
+            scratch,
+            [os.path.realpath(p) for p in job["allow_read"]],
+            [os.path.realpath(p) for p in job["deny_read"]],
+            refuse,
+        )
+    )
     # What the hook cannot see: file descriptors for processes, and forking in C.
     for module_name, attribute in (("os", "pidfd_open"), ("posix", "pidfd_open"), ("signal", "pidfd_send_signal")):
         if hasattr(sys.modules.get(module_name), attribute):
@@ -198,7 +227,12 @@ def main(job: dict, answers: Any, requests: Any) -> None:
 
     def stand_in(name: str) -> Callable:
         def call(*args: Any, **kwargs: Any) -> Any:
-            send(kind="call", name=name, args=[encode(a, classes) for a in args], kwargs={k: encode(v, classes) for k, v in kwargs.items()})
+            send(
+                kind="call",
+                name=name,
+                args=[encode(a, classes) for a in args],
+                kwargs={k: encode(v, classes) for k, v in kwargs.items()},
+            )
             reply = json.loads(requests.readline())
             if "error" in reply:
                 raise TypeError(reply["error"])
@@ -242,7 +276,11 @@ def _limit(job: dict) -> None:
         import resource
     except ImportError:  # no such limits on this system; the grader's clock still holds
         return
-    limits = [(resource.RLIMIT_CPU, math.ceil(job["budget"]) + 1), (resource.RLIMIT_FSIZE, 1 << 20), (resource.RLIMIT_CORE, 0)]
+    limits = [
+        (resource.RLIMIT_CPU, math.ceil(job["budget"]) + 1),
+        (resource.RLIMIT_FSIZE, 1 << 20),
+        (resource.RLIMIT_CORE, 0),
+    ]
     if job["memory_mb"] > 0:
         limits.append((resource.RLIMIT_AS, job["memory_mb"] << 20))
     for which, value in limits:
@@ -275,7 +313,9 @@ def _hook(scratch: str, allow_read: list[str], deny_read: list[str], refuse: Cal
                     refuse(f"open a relative path ({os.fsdecode(path)})")
                 if writes and not inside(path, [scratch]):
                     refuse(f"write {os.fsdecode(path)}")
-                if inside(path, deny_read) or not (writes or inside(path, allow_read) or os.fsdecode(path) == os.devnull):
+                if inside(path, deny_read) or not (
+                    writes or inside(path, allow_read) or os.fsdecode(path) == os.devnull
+                ):
                     refuse(f"read {os.fsdecode(path)}")
         elif event.startswith(tuple(DENIED_EVENTS)):
             refuse(f"{next(w for e, w in DENIED_EVENTS.items() if event.startswith(e))} ({event})")
@@ -306,7 +346,9 @@ def _disable(function: Any, graded: str) -> None:
     code = getattr(function, "__code__", None)
     if code is None or code.co_freevars:
         return  # not a plain function of the lessons: nothing the lessons ship
-    message = f"{function.__name__} is not yours to call while {graded} is graded: use only what earlier exercises give you"
+    message = (
+        f"{function.__name__} is not yours to call while {graded} is graded: use only what earlier exercises give you"
+    )
     space: dict = {}
     exec(f"def refused(*args, **kwargs):\n    raise PermissionError({message!r})\n", space)
     function.__code__ = space["refused"].__code__.replace(co_name=function.__name__)

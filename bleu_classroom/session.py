@@ -30,7 +30,6 @@ MAX_BYTES = 16 << 20  # bytes from one graded process, all messages together
 MAX_ITEMS, MAX_INT = 20_000, 1_000
 
 
-
 class Session:
     """One graded process: start it, answer its requests, collect its answers until the budget is spent."""
 
@@ -52,8 +51,13 @@ class Session:
         alive, self.job["alive_fd"] = _lifeline()
         with tempfile.TemporaryFile() as stderr:
             process = subprocess.Popen(
-                [sys.executable, "-I", "-B", "-c", sandbox.BOOTSTRAP], cwd=self.job["scratch"], env=env,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
+                [sys.executable, "-I", "-B", "-c", sandbox.BOOTSTRAP],
+                cwd=self.job["scratch"],
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                start_new_session=True,
                 pass_fds=(self.job["alive_fd"],),
             )
             os.close(self.job["alive_fd"])
@@ -87,13 +91,18 @@ class Session:
                 return
             received += len(line)
             if line is _TOO_LONG or received > MAX_BYTES:
-                self.failure = f"sent the grader a message longer than {MAX_LINE} bytes, or more than {MAX_BYTES >> 20} MB in all"
+                self.failure = (
+                    f"sent the grader a message longer than {MAX_LINE} bytes, or more than {MAX_BYTES >> 20} MB in all"
+                )
                 return
             try:
                 message = json.loads(line)
                 self._handle(message, replies)
             except (ValueError, TypeError, KeyError, IndexError, RecursionError) as error:
-                self.failure = f"sent the grader a malformed message ({clip(str(error), 80)}): {clip(line.decode('utf-8', 'replace').strip(), 80)}"
+                self.failure = (
+                    f"sent the grader a malformed message ({clip(str(error), 80)}): "
+                    f"{clip(line.decode('utf-8', 'replace').strip(), 80)}"
+                )
                 return
             if self.failure or len(self.answers) == cases:
                 return
@@ -119,7 +128,9 @@ class Session:
             if kind == "answer":
                 value = message["value"]
                 # An answer of a type no lesson returns is a wrong answer, not a malformed one.
-                if not (isinstance(value, list) and len(value) == 2 and value[0] == "object" and isinstance(value[1], str)):
+                if not (
+                    isinstance(value, list) and len(value) == 2 and value[0] == "object" and isinstance(value[1], str)
+                ):
                     sandbox.decode(value, {"Precision": lambda n, d: None, "BleuStats": lambda **f: None})
                 self.answers[index] = ["ok", message["value"]]
             else:
@@ -136,12 +147,18 @@ class Session:
             args = [sandbox.decode(a, self.classes) for a in message["args"]]
             kwargs = {str(k): sandbox.decode(v, self.classes) for k, v in message["kwargs"].items()}
             if not _small([args, kwargs]):
-                return {"error": f"{message['name']} is answered for at most {MAX_ITEMS} items and numbers up to {MAX_INT}"}
+                return {
+                    "error": f"{message['name']} is answered for at most {MAX_ITEMS} items and numbers up to {MAX_INT}"
+                }
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return {"value": sandbox.encode(helper(*args, **kwargs), self.classes)}
         except Exception as error:  # noqa: BLE001 (the student's arguments may be anything)
-            return {"error": f"{message['name']} could not use those arguments: {type(error).__name__}: {clip(str(error), 120)}"}
+            return {
+                "error": (
+                    f"{message['name']} could not use those arguments: {type(error).__name__}: {clip(str(error), 120)}"
+                )
+            }
 
     def _on_case(self) -> str:
         waiting = len(self.answers)

@@ -2,20 +2,24 @@
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 from .oracle import NltkOracle
 
 
 def stand_ins(oracle: NltkOracle, names: set[str]) -> dict[str, Callable]:
-    """The functions in ``names``, answering as the lessons should (precisions as Fractions, statistics as StatsAnswer)."""
+    """The functions in ``names``, answering as the lessons should (precisions as Fractions, statistics as
+    StatsAnswer)."""
 
     def clipped_counts(hypothesis_counts: Counter, max_ref_counts: Counter) -> Counter:
         # NLTK clips against references: one that says each n-gram its maximum
         # number of times, the copies kept apart by a token no hypothesis has.
         apart = object()
-        reference = [token for ngram, count in max_ref_counts.items() for _ in range(count) for token in (*ngram, apart)]
-        return Counter({ngram: oracle.clipped_count([reference], ngram, count) for ngram, count in hypothesis_counts.items()})
+        reference = [
+            token for ngram, count in max_ref_counts.items() for _ in range(count) for token in (*ngram, apart)
+        ]
+        return Counter(
+            {ngram: oracle.clipped_count([reference], ngram, count) for ngram, count in hypothesis_counts.items()}
+        )
 
     def geometric_mean_score(p_n: list, weights: tuple, bp: float) -> float:
         # NLTK's corpus_bleu ends with this mean. On a hypothesis longer than
@@ -29,11 +33,17 @@ def stand_ins(oracle: NltkOracle, names: set[str]) -> dict[str, Callable]:
         "count_ngrams": oracle.count_ngrams,
         "max_reference_counts": oracle.max_reference_counts,
         "clipped_counts": clipped_counts,
-        "modified_precision": lambda references, hypothesis, n: oracle.bleu.modified_precision(references, hypothesis, n),
+        "modified_precision": lambda references, hypothesis, n: oracle.bleu.modified_precision(
+            references, hypothesis, n
+        ),
         "closest_ref_length": lambda references, hyp_len: oracle.bleu.closest_ref_length(references, hyp_len),
         "brevity_penalty": lambda closest_ref_len, hyp_len: oracle.bleu.brevity_penalty(closest_ref_len, hyp_len),
-        "sentence_stats": lambda references, hypothesis, max_n=4: oracle.stats(oracle.sentence_stats(references, hypothesis, max_n)),
+        "sentence_stats": lambda references, hypothesis, max_n=4: oracle.stats(
+            oracle.sentence_stats(references, hypothesis, max_n)
+        ),
         "geometric_mean_score": geometric_mean_score,
-        "corpus_stats": lambda list_of_references, hypotheses, max_n=4: oracle.stats(oracle.corpus_stats(list_of_references, hypotheses, max_n)),
+        "corpus_stats": lambda list_of_references, hypotheses, max_n=4: oracle.stats(
+            oracle.corpus_stats(list_of_references, hypotheses, max_n)
+        ),
     }
     return {name: function for name, function in every.items() if name in names}

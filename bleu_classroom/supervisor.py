@@ -28,7 +28,10 @@ def supervise(argv: list[str]) -> int | None:
     if os.environ.get(SUPERVISED):
         return None
     here = str(Path(__file__).resolve().parent.parent)
-    code = f"import sys; sys.path.insert(0, {here!r}); from bleu_classroom.command import main; sys.exit(main(sys.argv[1:]))"
+    code = (
+        f"import sys; sys.path.insert(0, {here!r}); "
+        "from bleu_classroom.command import main; sys.exit(main(sys.argv[1:]))"
+    )
     try:
         child = subprocess.run([sys.executable, "-c", code, *argv], env=dict(os.environ, **{SUPERVISED: "1"}))
     except KeyboardInterrupt:

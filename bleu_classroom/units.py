@@ -22,7 +22,11 @@ class Unit:
 
 # The lesson classes the graded process needs, and their modules: the answers' types, and the
 # smoothing an argument names (lesson 07's, which any graded function may be handed).
-CLASS_MODULES = {"Precision": "lesson03_precision", "BleuStats": "lesson05_sentence", "SmoothingFunction": "lesson07_smoothing"}
+CLASS_MODULES = {
+    "Precision": "lesson03_precision",
+    "BleuStats": "lesson05_sentence",
+    "SmoothingFunction": "lesson07_smoothing",
+}
 
 UNITS = (
     Unit("01 n-grams", "lesson01_ngrams", "ngrams", 2),
@@ -50,10 +54,15 @@ def select_units(only: list[str] | None) -> list[Unit]:
     if not only:
         return list(UNITS)
     chosen = [
-        unit for unit in UNITS
-        if any(key in (unit.name, unit.exercise, unit.exercise.split()[0], unit.exercise.split(" ", 1)[1]) for key in only)
+        unit
+        for unit in UNITS
+        if any(
+            key in (unit.name, unit.exercise, unit.exercise.split()[0], unit.exercise.split(" ", 1)[1]) for key in only
+        )
     ]
     if not chosen:
         names = ", ".join(unit.name for unit in UNITS)
-        raise ClassroomError(f"--only {' '.join(only)} names no exercise; use an exercise number (01-06) or one of: {names}")
+        raise ClassroomError(
+            f"--only {' '.join(only)} names no exercise; use an exercise number (01-06) or one of: {names}"
+        )
     return chosen

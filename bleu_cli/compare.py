@@ -71,7 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         named_systems, references = read(settings)
         with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False, prog=PROG) as bar:
             results = paired_test(
-                named_systems, references, settings.test, settings.samples, settings.seed, settings.tokenize,
+                named_systems,
+                references,
+                settings.test,
+                settings.samples,
+                settings.seed,
+                settings.tokenize,
                 bar.update if bar else no_progress,
             )
     except (CommandError, NotImplementedError) as error:
@@ -82,8 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def parse(argv: Sequence[str]) -> CompareSettings:
     """The settings of a command line; argparse exits with status 2 on a bad option.
 
-    >>> parse(["base.txt", "sys.txt", "--references", "ref.txt", "--test", "ar"])
-    CompareSettings(baseline='base.txt', systems=('sys.txt',), references=('ref.txt',), test='ar', samples=None, seed=12345, tokenize='13a', json=False)
+    >>> settings = parse(["base.txt", "sys.txt", "--references", "ref.txt", "--test", "ar"])
+    >>> settings.baseline, settings.systems, settings.references, settings.test
+    ('base.txt', ('sys.txt',), ('ref.txt',), 'ar')
+    >>> settings.samples, settings.seed, settings.tokenize, settings.json
+    (None, 12345, '13a', False)
     """
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -93,30 +101,50 @@ def parse(argv: Sequence[str]) -> CompareSettings:
         ),
         epilog="Exit status: 0 with a table; 2 for bad options or input (then nothing is printed on stdout).",
     )
-    parser.add_argument("baseline", metavar="BASELINE", help="the baseline system's output, one segment per line (UTF-8)")
-    parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="the systems to compare with the baseline")
-    parser.add_argument("--references", "-r", metavar="REF", nargs="+", required=True, help="one or more reference files")
     parser.add_argument(
-        "--test", choices=["bs", "ar"], default="bs",
+        "baseline", metavar="BASELINE", help="the baseline system's output, one segment per line (UTF-8)"
+    )
+    parser.add_argument("systems", metavar="SYSTEM", nargs="+", help="the systems to compare with the baseline")
+    parser.add_argument(
+        "--references", "-r", metavar="REF", nargs="+", required=True, help="one or more reference files"
+    )
+    parser.add_argument(
+        "--test",
+        choices=["bs", "ar"],
+        default="bs",
         help="bs: paired bootstrap resampling (default); ar: approximate randomization",
     )
     parser.add_argument(
-        "--samples", type=positive, metavar="N",
+        "--samples",
+        type=positive,
+        metavar="N",
         help=f"resamples for bs (default {DEFAULT_SAMPLES['bs']}) or trials for ar (default {DEFAULT_SAMPLES['ar']})",
     )
     parser.add_argument(
-        "--seed", type=_seed, default=12345, metavar="S",
+        "--seed",
+        type=_seed,
+        default=12345,
+        metavar="S",
         help="the random seed, as sacrebleu's SACREBLEU_SEED (default 12345); 'none' for a different draw each run",
     )
     parser.add_argument(
-        "--tokenize", choices=list(TOKENIZERS), default="13a",
+        "--tokenize",
+        choices=list(TOKENIZERS),
+        default="13a",
         help="13a: sacrebleu's default (default); none: split on whitespace; the others are lesson 01's",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
     return CompareSettings(
-        args.baseline, tuple(args.systems), tuple(args.references), args.test, args.samples, args.seed, args.tokenize, args.json
+        args.baseline,
+        tuple(args.systems),
+        tuple(args.references),
+        args.test,
+        args.samples,
+        args.seed,
+        args.tokenize,
+        args.json,
     )
 
 
@@ -138,7 +166,8 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
 
 
 def file_lines(path: str) -> list[str]:
-    """The lines of one file (``-`` is standard input), read and decoded as ``bleu-scratch`` reads them; an empty file has none.
+    """The lines of one file (``-`` is standard input), read and decoded as ``bleu-scratch`` reads them; an
+    empty file has none.
 
     A byte order mark at the start is dropped (WMT17's online-A starts with one).
     """
@@ -158,13 +187,19 @@ def signature(settings: CompareSettings) -> str | None:
         return None
     tests = f"bs:{settings.n_samples}" if settings.test == "bs" else f"bs:{INTERVAL_SAMPLES}|ar:{settings.n_samples}"
     seed = "none" if settings.seed is None else settings.seed
-    return f"nrefs:{len(settings.references)}|{tests}|seed:{seed}|case:mixed|eff:no|tok:{settings.tokenize}|smooth:exp|version:2.6.0"
+    return (
+        f"nrefs:{len(settings.references)}|{tests}|seed:{seed}|case:mixed|eff:no|"
+        f"tok:{settings.tokenize}|smooth:exp|version:2.6.0"
+    )
 
 
 def table(results: list[PairedResult], settings: CompareSettings) -> str:
     """The results as sacrebleu prints them with ``--paired-bs``: a table, then what it means.
 
-    >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)), PairedResult("b.txt", 28.3, 0.001, 28.31, (27.6, 29.0))]
+    >>> results = [
+    ...     PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)),
+    ...     PairedResult("b.txt", 28.3, 0.001, 28.31, (27.6, 29.0)),
+    ... ]
     >>> print(table(results, CompareSettings("a.txt", ("b.txt",), ("r.txt",))).split("\\n\\n")[0])
     System           BLEU (μ ± 95% CI)     p-value
     ---------------  --------------------  -------------
@@ -174,7 +209,11 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
     rows = [["System", "BLEU (μ ± 95% CI)", "p-value"]]
     for result in results:
         name = result.name if result.p_value is not None else f"Baseline: {result.name}"
-        marked = "" if result.p_value is None else f"(p = {result.p_value:.4f}){'*' if result.p_value < SIGNIFICANCE_LEVEL else ''}"
+        marked = (
+            ""
+            if result.p_value is None
+            else f"(p = {result.p_value:.4f}){'*' if result.p_value < SIGNIFICANCE_LEVEL else ''}"
+        )
         rows.append([name, f"{result.score:.2f} ({result.mean:.2f} ± {result.half_width:.2f})", marked])
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     rows.insert(1, ["-" * width for width in widths])
@@ -207,20 +246,33 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
 def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
     """The results as JSON: the settings, then one object per system, the baseline first (its p-value null).
 
-    >>> report = json.loads(json_report([PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))], CompareSettings("a.txt", (), ("r.txt",))))
-    >>> report["systems"][0]
-    {'system': 'a.txt', 'baseline': True, 'score': 26.6, 'p_value': None, 'mean': 26.6, 'low': 25.9, 'high': 27.2, 'ci': 0.6500000000000004}
+    >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))]
+    >>> report = json.loads(json_report(results, CompareSettings("a.txt", (), ("r.txt",))))
+    >>> list(report["systems"][0].items())[:4]
+    [('system', 'a.txt'), ('baseline', True), ('score', 26.6), ('p_value', None)]
+    >>> list(report["systems"][0].items())[4:]
+    [('mean', 26.6), ('low', 25.9), ('high', 27.2), ('ci', 0.6500000000000004)]
     """
     systems = [
         {
-            "system": result.name, "baseline": i == 0, "score": result.score, "p_value": result.p_value,
-            "mean": result.mean, "low": result.interval[0], "high": result.interval[1], "ci": result.half_width,
+            "system": result.name,
+            "baseline": i == 0,
+            "score": result.score,
+            "p_value": result.p_value,
+            "mean": result.mean,
+            "low": result.interval[0],
+            "high": result.interval[1],
+            "ci": result.half_width,
         }
         for i, result in enumerate(results)
     ]
     head = {
-        "test": settings.test, "samples": settings.n_samples, "seed": settings.seed, "tokenize": settings.tokenize,
-        "references": list(settings.references), "signature": signature(settings),
+        "test": settings.test,
+        "samples": settings.n_samples,
+        "seed": settings.seed,
+        "tokenize": settings.tokenize,
+        "references": list(settings.references),
+        "signature": signature(settings),
     }
     return json.dumps(head | {"systems": systems}, ensure_ascii=False, indent=2) + "\n"
 
@@ -236,7 +288,10 @@ def _comparisons(n_systems: int) -> str:
     chance = 1 - (1 - SIGNIFICANCE_LEVEL) ** n_systems
     if n_systems == 1:
         return f'With 1 system that translates like the baseline, the chance of a "*" is up to {chance:.0%}.'
-    return f'With {n_systems} systems that all translate like the baseline, the chance of at least one "*" is up to {chance:.0%}.'
+    return (
+        f"With {n_systems} systems that all translate like the baseline, "
+        f'the chance of at least one "*" is up to {chance:.0%}.'
+    )
 
 
 def _seed(text: str) -> int | None:

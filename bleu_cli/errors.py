@@ -68,7 +68,8 @@ class LineCounts(CommandError):
 
 
 class SegmentCounts(CommandError):
-    """``bleu-scratch-compare``: ``wrong`` holds (path, lines) for each file whose length differs from the baseline's."""
+    """``bleu-scratch-compare``: ``wrong`` holds (path, lines) for each file whose length differs from the
+    baseline's."""
 
     def __init__(self, baseline: str, lines: int, wrong: list[tuple[str, int]]) -> None:
         super().__init__(baseline, lines, wrong)
@@ -126,7 +127,10 @@ class NoScheduler(CommandError):
 
     def message(self) -> str:
         address, reason = self.args
-        return f"cannot reach the Dask scheduler at {address}: {reason}; start one with `dask scheduler` and `dask worker ADDRESS`"
+        return (
+            f"cannot reach the Dask scheduler at {address}: {reason}; "
+            "start one with `dask scheduler` and `dask worker ADDRESS`"
+        )
 
 
 def _lines(count: int) -> str:

@@ -70,7 +70,8 @@ def _all_regular(names: Sequence[str]) -> bool:
 
 
 def file_slices(names: Sequence[str]) -> list[FileSlice] | None:
-    """The files cut into slices of ``SHARD_LINES`` lines, after checking that they can be read and their line counts agree.
+    """The files cut into slices of ``SHARD_LINES`` lines, after checking that they can be read and their
+    line counts agree.
 
     None if a file cannot be sliced (``-``, a pipe or a device): then the
     files are read here in step, by ``streamed_shards``.

@@ -162,7 +162,8 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     Runs in this process or on a Dask worker. Lines travel to a worker, never
     tokens: a line pickles as one string, its tokens as dozens.
 
-    >>> result = score_shard([("a b c", "a b c"), ("D", "d e")], Settings("hyp", ("ref",), weights=(0.5, 0.5), lowercase=True))
+    >>> settings = Settings("hyp", ("ref",), weights=(0.5, 0.5), lowercase=True)
+    >>> result = score_shard([("a b c", "a b c"), ("D", "d e")], settings)
     >>> result.stats, result.last
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """

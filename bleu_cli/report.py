@@ -42,7 +42,14 @@ def score_line(score: float, stats: BleuStats, settings: Settings, corpus: bool 
     bp = brevity_penalty(stats.ref_len, stats.hyp_len)
     ratio = stats.hyp_len / stats.ref_len if stats.ref_len else 0
     if settings.json:
-        result = {"name": "BLEU", "score": 100 * score, "bleu": score, "precisions": precisions, "bp": bp, "ratio": ratio}
+        result = {
+            "name": "BLEU",
+            "score": 100 * score,
+            "bleu": score,
+            "precisions": precisions,
+            "bp": bp,
+            "ratio": ratio,
+        }
         result["stats"] = dataclasses.asdict(stats)
         if corpus:
             result["options"] = settings.options()
@@ -88,8 +95,13 @@ def progress_bar(
         yield None
         return
     with tqdm(
-        total=total, unit=unit, unit_scale=unit_scale, desc=os.path.basename(name), file=sys.stderr,
-        delay=PROGRESS_DELAY, leave=False,
+        total=total,
+        unit=unit,
+        unit_scale=unit_scale,
+        desc=os.path.basename(name),
+        file=sys.stderr,
+        delay=PROGRESS_DELAY,
+        leave=False,
     ) as bar:
         yield bar
 

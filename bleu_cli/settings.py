@@ -47,14 +47,22 @@ class Settings:
 
     def options(self) -> dict:
         """The options that decide the score, for the JSON output."""
-        return {"weights": list(self.weights), "smoothing": self.smoothing, "tokenize": self.tokenize, "lowercase": self.lowercase}
+        return {
+            "weights": list(self.weights),
+            "smoothing": self.smoothing,
+            "tokenize": self.tokenize,
+            "lowercase": self.lowercase,
+        }
 
 
 def parse(argv: Sequence[str]) -> Settings:
     """The settings of a command line; argparse exits with status 2 on a bad option.
 
-    >>> parse(["hyp.txt", "ref.txt", "--weights", "0.5,0.5"])
-    Settings(hypothesis='hyp.txt', references=('ref.txt',), weights=(0.5, 0.5), smoothing=0, lowercase=False, tokenize='none', sentence=False, json=False, jobs=1, scheduler=None)
+    >>> settings = parse(["hyp.txt", "ref.txt", "--weights", "0.5,0.5"])
+    >>> settings.hypothesis, settings.references, settings.weights, settings.smoothing, settings.lowercase
+    ('hyp.txt', ('ref.txt',), (0.5, 0.5), 0, False)
+    >>> settings.tokenize, settings.sentence, settings.json, settings.jobs, settings.scheduler
+    ('none', False, False, 1, None)
     """
     parser = _parser()
     args = parser.parse_args(_weights_attached(argv))
@@ -65,7 +73,9 @@ def parse(argv: Sequence[str]) -> Settings:
     dask_option = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else None
     if dask_option and importlib.util.find_spec("distributed") is None:
         # dask.distributed is the extra [dask]: one line naming it, before any file is read.
-        parser.exit(2, f"{parser.prog}: error: {dask_option} needs dask.distributed: pip install 'bleu-scratch[dask]'\n")
+        parser.exit(
+            2, f"{parser.prog}: error: {dask_option} needs dask.distributed: pip install 'bleu-scratch[dask]'\n"
+        )
     return Settings(
         hypothesis=args.hypothesis,
         references=tuple(args.references),
@@ -97,8 +107,15 @@ def _parser() -> argparse.ArgumentParser:
             "(every process the command started is stopped first)."
         ),
     )
-    parser.add_argument("hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8); - reads standard input")
-    parser.add_argument("references", metavar="REF", nargs="+", help="one or more reference files, aligned with HYP (- for standard input)")
+    parser.add_argument(
+        "hypothesis", metavar="HYP", help="the system output, one segment per line (UTF-8); - reads standard input"
+    )
+    parser.add_argument(
+        "references",
+        metavar="REF",
+        nargs="+",
+        help="one or more reference files, aligned with HYP (- for standard input)",
+    )
     parser.add_argument(
         "--weights",
         type=_weights,
@@ -106,26 +123,40 @@ def _parser() -> argparse.ArgumentParser:
         help="one weight per n-gram order, e.g. 0.5,0.5 or '0.5 0.5' for BLEU-2 (default: 0.25,0.25,0.25,0.25)",
     )
     parser.add_argument(
-        "--smoothing", type=_method, default=0, metavar="{0..7}",
+        "--smoothing",
+        type=_method,
+        default=0,
+        metavar="{0..7}",
         help="NLTK's SmoothingFunction().methodN (default: 0, none)",
     )
     parser.add_argument("--lowercase", action="store_true", help="lowercase every line before tokenizing")
     parser.add_argument(
-        "--tokenize", choices=list(TOKENIZERS), default="none",
+        "--tokenize",
+        choices=list(TOKENIZERS),
+        default="none",
         help=(
             "none: split on whitespace (default); 13a: mteval-v13a's, sacrebleu's default; "
             "punctuation: NLTK's wordpunct; lowercase and paper: lesson 01's"
         ),
     )
-    parser.add_argument("--sentence", action="store_true", help="one score per line (NLTK's sentence_bleu) instead of the corpus score")
+    parser.add_argument(
+        "--sentence", action="store_true", help="one score per line (NLTK's sentence_bleu) instead of the corpus score"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON (one object per line with --sentence)")
     parser.add_argument(
-        "--jobs", type=positive, default=1, metavar="N",
+        "--jobs",
+        type=positive,
+        default=1,
+        metavar="N",
         help="score shards of lines on a Dask cluster of N worker processes on this machine (listening on 127.0.0.1)",
     )
     parser.add_argument(
-        "--scheduler", metavar="ADDRESS",
-        help="score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (see README: the workers need bleu-scratch installed)",
+        "--scheduler",
+        metavar="ADDRESS",
+        help=(
+            "score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
+            "(see README: the workers need bleu-scratch installed)"
+        ),
     )
     parser.add_argument("--version", action="version", version=f"bleu-scratch {__version__}")
     return parser
@@ -136,10 +167,11 @@ def _weights(text: str) -> tuple[float, ...]:
 
     >>> _weights("0.5, 0.5"), _weights("-1 2")
     ((0.5, 0.5), (-1.0, 2.0))
-    >>> _weights("0.5,,0.5")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: an empty weight in '0.5,,0.5': give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25
+    >>> try:
+    ...     _weights("0.5,,0.5")
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(error)
+    an empty weight in '0.5,,0.5': give one number per n-gram order, e.g. 0.25,0.25,0.25,0.25
     """
     items = re.split(r"\s*,\s*|\s+", text.strip())
     if "" in items:  # "0.5,,0.5" or "0.5," is a typo, not two weights

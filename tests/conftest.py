@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
 
+import tests.quick
 from bleu_scratch import SmoothingFunction
 from bleu_scratch.notebook.exercises import unwritten_exercise
 
@@ -79,9 +80,7 @@ def check_same_as_nltk(ours, theirs, *args, **kwargs) -> Outcome:
     """Run both functions on the same arguments; assert identical outcomes; return NLTK's."""
     nltk_outcome = run(theirs, *args, **kwargs)
     our_outcome = run(ours, *args, **kwargs)
-    assert our_outcome.error is nltk_outcome.error, (
-        f"ours raised {our_outcome.error}, NLTK raised {nltk_outcome.error}"
-    )
+    assert our_outcome.error is nltk_outcome.error, f"ours raised {our_outcome.error}, NLTK raised {nltk_outcome.error}"
     assert_identical(our_outcome.value, nltk_outcome.value)
     assert our_outcome.warnings == nltk_outcome.warnings
     return nltk_outcome
@@ -166,7 +165,8 @@ def paper_cased() -> PapineniExamples:
 
 @pytest.fixture(scope="session")
 def dask_client():
-    """A client of a real Dask cluster, two worker processes on 127.0.0.1, shared by the session and stopped at its end."""
+    """A client of a real Dask cluster, two worker processes on 127.0.0.1, shared by the session and stopped at
+    its end."""
     from bleu_scratch.lesson10_parallel import local_cluster
 
     with local_cluster(2) as client:
@@ -175,7 +175,8 @@ def dask_client():
 
 @dataclass(frozen=True)
 class Wmt17:
-    """WMT17 English-German (data/wmt17-en-de-systems/): 16 systems' files and the reference, LIUM-NMT.4900 the baseline."""
+    """WMT17 English-German (data/wmt17-en-de-systems/): 16 systems' files and the reference, LIUM-NMT.4900 the
+    baseline."""
 
     folder: Path
 
@@ -189,10 +190,62 @@ class Wmt17:
     @property
     def names(self) -> list[str]:
         """The systems' short names (as in published-figures.json), the baseline first."""
-        names = sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (self.folder / "systems").iterdir())
+        names = sorted(
+            path.name.removeprefix("newstest2017.").removesuffix(".en-de")
+            for path in (self.folder / "systems").iterdir()
+        )
         return ["LIUM-NMT.4900", *(name for name in names if name != "LIUM-NMT.4900")]
 
 
 @pytest.fixture(scope="session")
 def wmt17() -> Wmt17:
     return Wmt17(DATA / "wmt17-en-de-systems")
+
+
+# The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval, the browser, nbgrader and the
+# student edition, Dask clusters, the benchmarks and the wheel: whole processes and servers, each test seconds
+# long, and runs each property test on a tenth of its generated cases (tests/quick.py). `pytest` keeps all.
+ROOT = Path(__file__).resolve().parents[1]
+# Test files that are slow as a whole, relative to the repository.
+SLOW_FILES = {
+    "tests/test_pages_in_chromium.py",  # a real headless browser
+    "tests/benchmarks/test_benchmarks.py",  # the benchmark scripts, whole processes
+    "tests/tools/test_repository.py",
+    "tests/classroom/test_nbgrader.py",  # real nbgrader
+    "tests/classroom/test_edition.py",  # a student edition used as a student uses it
+    "tests/classroom/test_written_lessons.py",
+    "tests/classroom/test_grader.py",  # a graded process per function, and the attacks
+    "tests/classroom/test_one_truth.py",
+    "tests/classroom/test_gradebook.py",
+    "tests/classroom/test_packaging.py",
+    "tests/classroom/test_release.py",
+    "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
+    "tests/lessons/test_parallel.py",  # Dask clusters
+    "tests/lessons/test_wmt17_relatives.py",  # 16 systems scored by every relative
+}
+# Single slow tests in otherwise quick files: a Dask cluster, or all 16 WMT17 systems.
+SLOW_TESTS = {
+    "tests/lessons/test_significance.py::test_paired_bootstrap_on_16_wmt17_systems_equals_sacrebleu",
+    "tests/lessons/test_significance.py::test_bootstrap_p_values_match_moses_within_0_01",
+}
+# Words in a test's name that say it starts a cluster.
+CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tests.quick.QUICK = "not slow" in (config.option.markexpr or "")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        name = item.nodeid.split("::", 1)[-1]
+        if (
+            path.suffix == ".ipynb"
+            or where in SLOW_FILES
+            or f"{where}::{name.split('[')[0]}" in SLOW_TESTS
+            or "dask_client" in getattr(item, "fixturenames", ())
+            or (where.startswith("tests/") and any(word in name.lower() for word in CLUSTER_WORDS))
+        ):
+            item.add_marker(pytest.mark.slow)

@@ -81,10 +81,14 @@ def test_a_lesson_imports_only_its_own_or_earlier_lessons(module):
     assert not {name for name in imported_modules(path) if name.split(".")[0] in ("bleu_cli", "bleu_classroom")}
 
 
-@pytest.mark.parametrize("path", sorted(p for m in MACHINERY for p in (ROOT / "bleu_scratch" / m).glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(p for m in MACHINERY for p in (ROOT / "bleu_scratch" / m).glob("*.py")), ids=lambda p: p.name
+)
 def test_the_machinery_loads_no_lesson(path):
     # The lessons import the machinery (their doors), so it may import a lesson only inside a function.
-    loaded = {name.split(".")[1] for name in imported_modules(path, top_level_only=True) if name.startswith("bleu_scratch.")}
+    loaded = {
+        name.split(".")[1] for name in imported_modules(path, top_level_only=True) if name.startswith("bleu_scratch.")
+    }
     assert not loaded & LESSONS.keys()
 
 
@@ -109,7 +113,8 @@ def test_neither_the_lessons_nor_the_command_load_the_course_tools_when_they_run
     # In a student edition the command may stop at an unwritten exercise: it must get there alone too.
     code = (
         "import sys, bleu_scratch, bleu_cli\n"
-        f"bleu_cli.main([{str(folder / 'google.ru')!r}, {str(folder / 'ref.ru')!r}, '--sentence', '--smoothing', '7'])\n"
+        f"bleu_cli.main([{str(folder / 'google.ru')!r}, {str(folder / 'ref.ru')!r}, "
+        "'--sentence', '--smoothing', '7'])\n"
         "print(sorted(name for name in sys.modules if name.startswith('bleu_classroom')))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
@@ -140,17 +145,46 @@ def test_the_drop_ins_for_nltk_are_lessons_05_and_06():
 
 def test_every_lesson_function_with_a_check_has_a_door():
     # What the README lists as checked input, and nothing else.
-    assert sorted(CHECKED) == sorted([
-        "tokenize_whitespace", "tokenize_lowercase", "tokenize_punctuation", "tokenize_paper", "tokenize_13a",
-        "modified_precision", "closest_ref_length", "sentence_stats", "bleu_from_stats", "sentence_bleu",
-        "corpus_stats", "corpus_bleu", "shortest_ref_length", "first_closest_ref_length", "variant_sentence_bleu",
-        "sacrebleu_from_stats", "fast_sentence_bleu", "fast_corpus_bleu", "parallel_corpus_stats", "parallel_corpus_bleu",
-        "batch_sentence_stats", "batch_sentence_bleu", "batch_corpus_stats", "explain",
-        "introduction_bleu", "study_notes_bleu", "kirchhoff_tokenize", "kirchhoff_bleu",
-        "paired_test",
-        "pearson", "kendall_tau", "discordant_pairs", "bigram_mismatch_chunks", "permutations_keeping_matches",
-        "word_edit_distance", "word_error_rate",
-    ])
+    assert sorted(CHECKED) == sorted(
+        [
+            "tokenize_whitespace",
+            "tokenize_lowercase",
+            "tokenize_punctuation",
+            "tokenize_paper",
+            "tokenize_13a",
+            "modified_precision",
+            "closest_ref_length",
+            "sentence_stats",
+            "bleu_from_stats",
+            "sentence_bleu",
+            "corpus_stats",
+            "corpus_bleu",
+            "shortest_ref_length",
+            "first_closest_ref_length",
+            "variant_sentence_bleu",
+            "sacrebleu_from_stats",
+            "fast_sentence_bleu",
+            "fast_corpus_bleu",
+            "parallel_corpus_stats",
+            "parallel_corpus_bleu",
+            "batch_sentence_stats",
+            "batch_sentence_bleu",
+            "batch_corpus_stats",
+            "explain",
+            "introduction_bleu",
+            "study_notes_bleu",
+            "kirchhoff_tokenize",
+            "kirchhoff_bleu",
+            "paired_test",
+            "pearson",
+            "kendall_tau",
+            "discordant_pairs",
+            "bigram_mismatch_chunks",
+            "permutations_keeping_matches",
+            "word_edit_distance",
+            "word_error_rate",
+        ]
+    )
 
 
 def counting(monkeypatch, names: list[str]) -> dict[str, int]:
@@ -174,19 +208,47 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
 @pytest.mark.parametrize(
     "call, checks",
     [
-        (lambda: bleu_scratch.sentence_bleu(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1, "check_weights": 1}),
+        (
+            lambda: bleu_scratch.sentence_bleu(REFERENCES, HYPOTHESIS),
+            {"check_tokens": 1, "check_references": 1, "check_weights": 1},
+        ),
         (lambda: bleu_scratch.corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3), {"check_corpus": 1, "check_weights": 1}),
-        (lambda: bleu_scratch.fast_sentence_bleu(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1, "check_weights": 1}),
-        (lambda: bleu_scratch.fast_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3), {"check_corpus": 1, "check_weights": 1}),
-        (lambda: bleu_scratch.modified_precision(REFERENCES, HYPOTHESIS, 2), {"check_order": 1, "check_tokens": 1, "check_references": 1}),
-        (lambda: bleu_scratch.variant_sentence_bleu(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
-        (lambda: bleu_scratch.parallel_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3, jobs=1), {"check_corpus": 1, "check_weights": 1}),
+        (
+            lambda: bleu_scratch.fast_sentence_bleu(REFERENCES, HYPOTHESIS),
+            {"check_tokens": 1, "check_references": 1, "check_weights": 1},
+        ),
+        (
+            lambda: bleu_scratch.fast_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3),
+            {"check_corpus": 1, "check_weights": 1},
+        ),
+        (
+            lambda: bleu_scratch.modified_precision(REFERENCES, HYPOTHESIS, 2),
+            {"check_order": 1, "check_tokens": 1, "check_references": 1},
+        ),
+        (
+            lambda: bleu_scratch.variant_sentence_bleu(REFERENCES, HYPOTHESIS),
+            {"check_tokens": 1, "check_references": 1},
+        ),
+        (
+            lambda: bleu_scratch.parallel_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3, jobs=1),
+            {"check_corpus": 1, "check_weights": 1},
+        ),
         (lambda: bleu_scratch.word_error_rate(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
-        (lambda: bleu_scratch.permutations_keeping_matches(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
+        (
+            lambda: bleu_scratch.permutations_keeping_matches(REFERENCES, HYPOTHESIS),
+            {"check_tokens": 1, "check_references": 1},
+        ),
     ],
     ids=[
-        "sentence_bleu", "corpus_bleu", "fast_sentence_bleu", "fast_corpus_bleu", "modified_precision",
-        "variant_sentence_bleu", "parallel_corpus_bleu", "word_error_rate", "permutations_keeping_matches",
+        "sentence_bleu",
+        "corpus_bleu",
+        "fast_sentence_bleu",
+        "fast_corpus_bleu",
+        "modified_precision",
+        "variant_sentence_bleu",
+        "parallel_corpus_bleu",
+        "word_error_rate",
+        "permutations_keeping_matches",
     ],
 )
 def test_each_public_call_checks_its_input_once(monkeypatch, call, checks):

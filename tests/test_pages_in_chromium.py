@@ -53,10 +53,21 @@ def chromium() -> str:
 
 def run_chromium(chromium: str, tmp_path: Path, page: Path, *action: str) -> subprocess.CompletedProcess:
     command = [
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-        "--force-device-scale-factor=1", "--host-resolver-rules=MAP * ~NOTFOUND",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}", *action, page.as_uri(),
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        f"--user-data-dir={tmp_path / 'chromium-profile'}",
+        *action,
+        page.as_uri(),
     ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=TIME_LIMIT)
     assert result.returncode == 0, f"chromium failed ({result.returncode}):\n{result.stderr[-2000:]}"
@@ -125,7 +136,9 @@ def match_view_notebook(path: Path) -> Path:
         cells=[
             nbformat.v4.new_markdown_cell("# 99 The match view\n\nWhat matches, what is clipped, what is not: $p_n$."),
             nbformat.v4.new_code_cell("explain(references, hypothesis, max_n=2)", outputs=[output], execution_count=1),
-            nbformat.v4.new_code_cell(exercise, outputs=[nbformat.v4.new_output("stream", text="2\n")], execution_count=2),
+            nbformat.v4.new_code_cell(
+                exercise, outputs=[nbformat.v4.new_output("stream", text="2\n")], execution_count=2
+            ),
             nbformat.v4.new_code_cell('assert limit == 2\nprint("Correct!")', execution_count=3),
             nbformat.v4.new_markdown_cell("[Back: 02 Clipping](02_clipping.ipynb)"),
         ]
@@ -151,7 +164,10 @@ def test_the_site_builders_examples_hold():
 
 def test_the_site_links_lesson_to_lesson_and_loads_nothing_from_outside(site):
     assert sorted(path.name for path in site.iterdir()) == [
-        "02_clipping.html", "03_modified_precision.html", "99_match_view.html", "index.html",
+        "02_clipping.html",
+        "03_modified_precision.html",
+        "99_match_view.html",
+        "index.html",
     ]
     clipping = (site / "02_clipping.html").read_text(encoding="utf-8")
     assert '<a href="03_modified_precision.html">Next: 03 Modified precision</a>' in clipping
@@ -169,7 +185,9 @@ def test_the_site_links_lesson_to_lesson_and_loads_nothing_from_outside(site):
 
 def test_the_site_folds_each_solution_with_its_check(site):
     page = (site / "99_match_view.html").read_text(encoding="utf-8")
-    folded = re.search(r'<details class="site-solution"><summary>Show the solution</summary>(.*?)</details>', page, re.S)
+    folded = re.search(
+        r'<details class="site-solution"><summary>Show the solution</summary>(.*?)</details>', page, re.S
+    )
     assert folded, "the solution is folded"
     before, inside = (html.unescape(re.sub(r"<[^>]+>", "", text)) for text in (page[: folded.start()], folded.group(1)))
     assert "raise NotImplementedError()" in before and "limit = 2" not in before
@@ -190,7 +208,11 @@ def test_a_page_of_the_site_renders_in_chromium(chromium, site, tmp_path):
     # Not blank: text, code and plots make a good share of the page differ from white.
     assert (np.abs(picture - 255).max(axis=2) > 40).mean() > 0.02
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert re.findall(r'<li><a href="([^"]+)"', index) == ["02_clipping.html", "03_modified_precision.html", "99_match_view.html"]
+    assert re.findall(r'<li><a href="([^"]+)"', index) == [
+        "02_clipping.html",
+        "03_modified_precision.html",
+        "99_match_view.html",
+    ]
     assert '<a href="02_clipping.html">02 Clipping</a>' in index
 
 

@@ -66,7 +66,9 @@ class SiteError(Exception):
 def site_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
     """The notebooks of the site: the numbered lessons in order, then any others (appendices) by name."""
     notebooks = sorted(folder.glob("*.ipynb"))
-    return [path for path in notebooks if path.name[:2].isdigit()] + [path for path in notebooks if not path.name[:2].isdigit()]
+    return [path for path in notebooks if path.name[:2].isdigit()] + [
+        path for path in notebooks if not path.name[:2].isdigit()
+    ]
 
 
 def page_name(notebook: Path) -> str:
@@ -119,7 +121,9 @@ def markdown_for_site(text: str, pages: set[str], repository: str = REPOSITORY_U
     def math(match: re.Match) -> str:
         if match["display"] is not None:
             # A block of its own, so that Markdown leaves the MathML alone.
-            return f'\n\n<div class="math-display">{latex_to_mathml(match["display"].strip(), display="block")}</div>\n\n'
+            return (
+                f'\n\n<div class="math-display">{latex_to_mathml(match["display"].strip(), display="block")}</div>\n\n'
+            )
         if match["inline"] is not None:
             return latex_to_mathml(match["inline"])
         return match.group(0)
@@ -182,7 +186,9 @@ def index_page(entries: list[tuple[str, str, str]]) -> str:
     items = {True: [], False: []}
     for page, title, sentence in entries:
         lesson = page[:2].isdigit()
-        items[lesson].append(f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>')
+        items[lesson].append(
+            f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>'
+        )
     appendices = f"<h2>Appendices</h2><ul>{''.join(items[False])}</ul>" if items[False] else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -202,7 +208,7 @@ li {{ margin: 0.6em 0; }} li span {{ opacity: 0.8; }}
 lessons in order. These pages show each notebook with the outputs it stores; to run the code, open the
 notebooks in Jupyter (see <a href="{REPOSITORY_URL}">the repository</a>). An exercise's solution stays folded
 until you open "Show the solution".</p>
-<ol start="0">{''.join(items[True])}</ol>
+<ol start="0">{"".join(items[True])}</ol>
 {appendices}
 </body>
 </html>
@@ -248,7 +254,9 @@ def build_site(out_dir: Path, notebooks: list[Path] | None = None) -> list[Path]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the lessons as a static website that works offline.")
-    parser.add_argument("out_dir", nargs="?", default=str(ROOT / "site"), help="where to write the site (default: site/)")
+    parser.add_argument(
+        "out_dir", nargs="?", default=str(ROOT / "site"), help="where to write the site (default: site/)"
+    )
     args = parser.parse_args(argv)
     out_dir = Path(args.out_dir)
     pages = build_site(out_dir)

@@ -61,8 +61,22 @@ OUTPUT = ROOT / "data" / "nltk_history" / "sentence_bleu_by_release.json"
 # 3.2 to 3.3 are the releases the notebook's story turns on; the rest sample
 # the later series up to the oracle, 3.10.4.
 RELEASES = [
-    "3.2", "3.2.1", "3.2.2", "3.2.3", "3.2.4", "3.2.5", "3.3",
-    "3.4", "3.4.5", "3.5", "3.6.5", "3.6.6", "3.7", "3.8.1", "3.9.1", "3.10.4",
+    "3.2",
+    "3.2.1",
+    "3.2.2",
+    "3.2.3",
+    "3.2.4",
+    "3.2.5",
+    "3.3",
+    "3.4",
+    "3.4.5",
+    "3.5",
+    "3.6.5",
+    "3.6.6",
+    "3.7",
+    "3.8.1",
+    "3.9.1",
+    "3.10.4",
 ]
 
 # Runs inside the release's venv: reads the inputs (JSON) on stdin, prints results (JSON).
@@ -138,11 +152,7 @@ print(json.dumps(result))
 def the_inputs() -> list[dict]:
     """The seven of notebook 08, then entry 10: number, hypothesis text, published figure, tokens."""
     examples = json.loads(EXAMPLES.read_text(encoding="utf-8"))["examples"]
-    chosen = [
-        (number, entry)
-        for number, entry in enumerate(examples, 1)
-        if entry["quantity"] == "sentence_bleu"
-    ]
+    chosen = [(number, entry) for number, entry in enumerate(examples, 1) if entry["quantity"] == "sentence_bleu"]
     seven = [(n, e) for n, e in chosen if isinstance(e["reported"], float)]
     others = [(n, e) for n, e in chosen if not isinstance(e["reported"], float)]
     assert len(seven) == 7, [n for n, _ in seven]
@@ -152,20 +162,24 @@ def the_inputs() -> list[dict]:
         assert entry["tokenizer"] == "none", entry["tokenizer"]
         references, hypothesis = [r.split() for r in entry["references"]], entry["hypothesis"].split()
         assert list(entry["weights"]) == [0.25] * 4, entry  # sentence_bleu's default weights
-        inputs.append({
-            "entry": number,
-            "hypothesis": entry["hypothesis"],
-            "published": entry["reported"],
-            "in_the_seven": isinstance(entry["reported"], float),
-            "references": references,
-            "hypothesis_tokens": hypothesis,
-        })
+        inputs.append(
+            {
+                "entry": number,
+                "hypothesis": entry["hypothesis"],
+                "published": entry["reported"],
+                "in_the_seven": isinstance(entry["reported"], float),
+                "references": references,
+                "hypothesis_tokens": hypothesis,
+            }
+        )
     return inputs
 
 
 def find_old_python() -> str | None:
     """A Python 3.6, the Python of NLTK 3.2 to 3.6, if this machine has one that runs."""
-    candidates = [shutil.which("python3.6")] + sorted(glob.glob(str(Path.home() / ".pyenv/versions/3.6*/bin/python3.6")))
+    candidates = [shutil.which("python3.6")] + sorted(
+        glob.glob(str(Path.home() / ".pyenv/versions/3.6*/bin/python3.6"))
+    )
     for candidate in filter(None, candidates):
         # A pyenv shim is on the PATH even where that version is not selected; it then fails.
         check = [candidate, "-c", "import sys; print(sys.version_info[:2] == (3, 6))"]
@@ -185,7 +199,9 @@ def run_release(release: str, inputs: list[dict], python: str) -> dict:
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
         pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
         # Python 3.6 ships pip 18, too old for many of today's wheels; 21.3 is the last pip for 3.6.
-        old = subprocess.run([pip[0], "-c", "import sys; print(sys.version_info < (3, 7))"], capture_output=True, text=True)
+        old = subprocess.run(
+            [pip[0], "-c", "import sys; print(sys.version_info < (3, 7))"], capture_output=True, text=True
+        )
         if old.stdout.strip() == "True":
             subprocess.run(pip + ["pip>=21.3,<22"], check=True, stderr=subprocess.DEVNULL)
         subprocess.run(pip + [f"nltk=={release}"], check=True, stderr=subprocess.DEVNULL)
@@ -194,7 +210,11 @@ def run_release(release: str, inputs: list[dict], python: str) -> dict:
         for _ in range(3):
             done = subprocess.run(
                 [str(venv / "bin" / "python"), "-c", RUNNER],
-                input=json.dumps(tokens), capture_output=True, text=True, check=False, cwd=tmp,
+                input=json.dumps(tokens),
+                capture_output=True,
+                text=True,
+                check=False,
+                cwd=tmp,
             )
             if done.returncode == 0:
                 return {**json.loads(done.stdout), "added_packages": added}
@@ -210,9 +230,14 @@ def run_release(release: str, inputs: list[dict], python: str) -> dict:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("releases", nargs="*", help=f"NLTK releases to run (default: {' '.join(RELEASES)})")
-    parser.add_argument("--python", default=sys.executable, help="the Python for NLTK 3.7 and later (default: this one)")
-    parser.add_argument("--old-python", default=find_old_python(),
-                        help="the Python for NLTK 3.2 to 3.6.x, or 'none' to use --python (default: a Python 3.6 if found)")
+    parser.add_argument(
+        "--python", default=sys.executable, help="the Python for NLTK 3.7 and later (default: this one)"
+    )
+    parser.add_argument(
+        "--old-python",
+        default=find_old_python(),
+        help="the Python for NLTK 3.2 to 3.6.x, or 'none' to use --python (default: a Python 3.6 if found)",
+    )
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     releases = args.releases or RELEASES
@@ -225,15 +250,22 @@ def main(argv: list[str]) -> None:
     for release in releases:
         start = time.monotonic()
         details[release] = run_release(release, inputs, python_for(release, args.python, old_python))
-        print(f"NLTK {release}: {details[release].get('sentence_bleu', details[release].get('import_error'))} "
-              f"({time.monotonic() - start:.0f} s)", flush=True)
+        print(
+            f"NLTK {release}: {details[release].get('sentence_bleu', details[release].get('import_error'))} "
+            f"({time.monotonic() - start:.0f} s)",
+            flush=True,
+        )
     pythons = {}
     for release in releases:
         python = python_for(release, args.python, old_python)
         pythons.setdefault(python, []).append(release)
     versions = {
-        subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
-                       capture_output=True, text=True, check=True).stdout.strip(): ran
+        subprocess.run(
+            [python, "-c", "import platform; print(platform.python_version())"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip(): ran
         for python, ran in pythons.items()
     }
 
@@ -259,8 +291,10 @@ def main(argv: list[str]) -> None:
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output} "
-          f"in {time.monotonic() - started:.0f} s")
+    print(
+        f"wrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output} "
+        f"in {time.monotonic() - started:.0f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ shows this record; tests/lessons/test_significance.py checks lesson 11's
 
 import json
 import os
-from pathlib import Path
 
 import sacrebleu
 from sacrebleu.metrics import BLEU
@@ -31,7 +30,9 @@ INTERVAL_SAMPLES = 1000
 
 def system_names() -> list[str]:
     """The systems' short names (as in published-figures.json), the baseline first."""
-    names = sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir())
+    names = sorted(
+        path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir()
+    )
     return [BASELINE, *(name for name in names if name != BASELINE)]
 
 
@@ -48,7 +49,11 @@ def record() -> dict:
         metrics = {"BLEU": BLEU(references=references, tokenize="none")}
         # With n_ar_confidence set, sacrebleu's signature says bs:1000 for the bootstrap too: set only for AR.
         signatures, results = PairedTest(
-            named_systems, metrics, references=None, test_type=test_type, n_samples=n_samples,
+            named_systems,
+            metrics,
+            references=None,
+            test_type=test_type,
+            n_samples=n_samples,
             n_ar_confidence=INTERVAL_SAMPLES if test_type == "ar" else -1,
         )()
         runs[f"{test_type}_{n_samples}"] = {
@@ -62,7 +67,8 @@ def record() -> dict:
         "about": (
             "sacrebleu's PairedTest on the 16 systems, written by tools/record_sacrebleu_significance.py: the settings "
             "of sacrebleu's test/test_significance.py (baseline LIUM-NMT.4900, tokenize none, SACREBLEU_SEED 12345), "
-            f"files read with bleu_scratch.notebook.read_lines (no byte order mark), n_ar_confidence={INTERVAL_SAMPLES}. "
+            "files read with bleu_scratch.notebook.read_lines (no byte order mark), "
+            f"n_ar_confidence={INTERVAL_SAMPLES}. "
             "ci is half the width of the 95% interval."
         ),
         "sacrebleu": sacrebleu.__version__,

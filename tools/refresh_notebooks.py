@@ -23,7 +23,9 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 def refresh(path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
@@ -40,7 +42,12 @@ def coalesce_streams(outputs: list) -> list:
     joined = []
     for output in outputs:
         previous = joined[-1] if joined else None
-        if output.output_type == "stream" and previous and previous.output_type == "stream" and previous.name == output.name:
+        if (
+            output.output_type == "stream"
+            and previous
+            and previous.output_type == "stream"
+            and previous.name == output.name
+        ):
             previous.text += output.text
         else:
             joined.append(output)

@@ -1,4 +1,5 @@
-"""The repository's GitHub path, and the places that name it: the README's badges, the site's links, the notebooks' Colab cells.
+"""The repository's GitHub path, and the places that name it: the README's badges, the site's links, the
+notebooks' Colab cells.
 
     python tools/repository.py                               # write the Colab cell into every notebook
     python tools/repository.py --set alice/bleu-from-scratch  # the repository moved: rewrite every place
@@ -29,7 +30,8 @@ REPOSITORY = "OWNER/bleu-from-scratch"
 NAMING_FILES = ["tools/repository.py", "README.md", "tools/build_site.py"]
 COLAB_TAG = "remove-cell"
 
-COLAB_CELL = '''\
+# A backslash at the end of a line joins the next one to it: two lines of the cell are longer than this file's.
+COLAB_CELL = """\
 # Colab: install bleu_scratch and its data from the repository. Where bleu_scratch is installed, this does nothing.
 import importlib.util
 
@@ -40,9 +42,11 @@ if importlib.util.find_spec("bleu_scratch") is None:
 
     clone = Path("bleu-from-scratch").resolve()
     if not clone.exists():
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "https://github.com/{repository}", str(clone)], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"], cwd=clone, check=True)
-    sys.path.insert(0, str(clone))'''
+        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "https://github.com/{repository}", str(clone)], \
+check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"], cwd=clone, \
+check=True)
+    sys.path.insert(0, str(clone))"""
 
 
 def colab_cell(repository: str = REPOSITORY) -> str:
@@ -82,7 +86,7 @@ def set_repository(repository: str, root: Path = ROOT) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--set", metavar="OWNER/NAME", help="the repository's new GitHub path")
     args = parser.parse_args()
     if args.set:

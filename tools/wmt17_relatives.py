@@ -55,15 +55,17 @@ from nltk.translate.nist_score import corpus_nist
 from sacrebleu.metrics import CHRF, TER
 
 from bleu_scratch import WordNetStandIn, tokenize_13a
-from bleu_scratch.notebook import data_dir, read_lines
 from bleu_scratch.lesson12_relatives import corpus_word_error_rate
+from bleu_scratch.notebook import data_dir, read_lines
 
 FOLDER = data_dir() / "wmt17-en-de-systems"
 OUTPUT = FOLDER / "relatives-scores.json"
 
 SETTINGS = {
     "chrF": "sacrebleu CHRF() on the text: character 6-grams, beta 2, precision and recall averaged over the orders",
-    "chrF (chrF++.py averaging)": "sacrebleu CHRF(eps_smoothing=True) on the text: the mean of the six F-scores, as chrF++.py -nw 0",
+    "chrF (chrF++.py averaging)": (
+        "sacrebleu CHRF(eps_smoothing=True) on the text: the mean of the six F-scores, as chrF++.py -nw 0"
+    ),
     "chrF++": "sacrebleu CHRF(word_order=2) on the text: character 6-grams and word 1- and 2-grams, beta 2",
     "NLTK chrF": "nltk corpus_chrf(references, hypotheses, beta=2) on the text: the mean of sentence scores",
     "TER": "sacrebleu TER() on the text (case-insensitive, no normalization), 0-100",
@@ -95,18 +97,25 @@ class System:
 
 def meteor(system: System) -> float:
     german, no_synonyms = SnowballStemmer("german"), WordNetStandIn()
-    scores = [meteor_score(refs, hyp, stemmer=german, wordnet=no_synonyms) for refs, hyp in zip(system.ref_13a, system.hyp_13a)]
+    scores = [
+        meteor_score(refs, hyp, stemmer=german, wordnet=no_synonyms)
+        for refs, hyp in zip(system.ref_13a, system.hyp_13a)
+    ]
     return sum(scores) / len(scores)
 
 
 def nltk_lepor(system: System) -> float:
-    scores = [sentence_lepor([ref], hyp, tokenizer=tokenize_13a)[0] for ref, hyp in zip(system.references, system.hypotheses)]
+    scores = [
+        sentence_lepor([ref], hyp, tokenizer=tokenize_13a)[0] for ref, hyp in zip(system.references, system.hypotheses)
+    ]
     return sum(scores) / len(scores)
 
 
 SCORERS: dict[str, Callable[[System], float]] = {
     "chrF": lambda system: CHRF().corpus_score(system.hypotheses, [system.references]).score,
-    "chrF (chrF++.py averaging)": lambda system: CHRF(eps_smoothing=True).corpus_score(system.hypotheses, [system.references]).score,
+    "chrF (chrF++.py averaging)": lambda system: (
+        CHRF(eps_smoothing=True).corpus_score(system.hypotheses, [system.references]).score
+    ),
     "chrF++": lambda system: CHRF(word_order=2).corpus_score(system.hypotheses, [system.references]).score,
     "NLTK chrF": lambda system: corpus_chrf(system.references, system.hypotheses, beta=2),
     "TER": lambda system: TER().corpus_score(system.hypotheses, [system.references]).score,
@@ -122,24 +131,33 @@ SCORERS: dict[str, Callable[[System], float]] = {
 
 def system_names() -> list[str]:
     """The 16 systems, named as in published-figures.json (newstest2017.NAME.en-de)."""
-    return sorted(path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir())
+    return sorted(
+        path.name.removeprefix("newstest2017.").removesuffix(".en-de") for path in (FOLDER / "systems").iterdir()
+    )
 
 
 def scores_of_system(name: str, metrics: Sequence[str] = tuple(SCORERS)) -> dict[str, float]:
     """The corpus scores of one system, computed as SETTINGS says, for the relatives named in ``metrics``."""
-    system = System(read_lines(FOLDER / "newstest2017.ref.de"), read_lines(FOLDER / "systems" / f"newstest2017.{name}.en-de"))
+    system = System(
+        read_lines(FOLDER / "newstest2017.ref.de"), read_lines(FOLDER / "systems" / f"newstest2017.{name}.en-de")
+    )
     return {metric: SCORERS[metric](system) for metric in metrics}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=1, help="processes to score systems on (default 1)")
-    parser.add_argument("--check", nargs="+", metavar="SYSTEM", help="recompute these systems and compare with the file")
+    parser.add_argument(
+        "--check", nargs="+", metavar="SYSTEM", help="recompute these systems and compare with the file"
+    )
     args = parser.parse_args(argv)
     if args.check:
         stored = json.loads(OUTPUT.read_text(encoding="utf-8"))["scores"]
         differ = [name for name in args.check if scores_of_system(name) != stored[name]]
-        print(f"{len(args.check) - len(differ)} of {len(args.check)} systems as stored" + (f"; differ: {differ}" if differ else ""))
+        print(
+            f"{len(args.check) - len(differ)} of {len(args.check)} systems as stored"
+            + (f"; differ: {differ}" if differ else "")
+        )
         return 1 if differ else 0
     names = system_names()
     with ProcessPoolExecutor(args.jobs) as pool:

@@ -16,7 +16,11 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 def run(script: str, *args: str) -> str:
     result = subprocess.run(
-        [sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True, timeout=600, cwd=BENCHMARKS.parent
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=BENCHMARKS.parent,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -34,7 +38,19 @@ def test_sentence_benchmark_checks_and_prints_its_table():
 
 def test_significance_benchmark_checks_and_prints_its_table():
     # Lesson 11's paired_test against sacrebleu's PairedTest, both tests, on 3 WMT17 systems x 300 segments.
-    out = run("bench_significance.py", "--systems", "3", "--segments", "300", "--tests", "bs", "ar", "--repeats", "1", "--no-memory")
+    out = run(
+        "bench_significance.py",
+        "--systems",
+        "3",
+        "--segments",
+        "300",
+        "--tests",
+        "bs",
+        "ar",
+        "--repeats",
+        "1",
+        "--no-memory",
+    )
     assert "ar: the same 3 scores, p-values, means and intervals, exactly" in out, out
     assert "| bs | bleu_scratch.paired_test |" in out and "| ar | sacrebleu PairedTest |" in out, out
 

@@ -1,4 +1,5 @@
-"""One student edition, the repository's own grade and an autograded nbgrader course, made once for all the course tools' tests."""
+"""One student edition, the repository's own grade and an autograded nbgrader course, made once for all the
+course tools' tests."""
 
 import shutil
 from pathlib import Path
@@ -27,7 +28,6 @@ def fresh_report(edition, repo_report) -> report.Report:
     return grader.grade(edition)
 
 
-
 @pytest.fixture(scope="session")
 def nbgrader_course(tmp_path_factory) -> Path:
     """The course after ``generate_assignment`` and ``autograde`` of two submissions.
@@ -36,7 +36,10 @@ def nbgrader_course(tmp_path_factory) -> Path:
     instructor's notebooks and package. "fresh" hands in the release unchanged.
     """
     course = tmp_path_factory.mktemp("course")
-    assert command.main(["nbgrader-course", str(course), "--assignment", ASSIGNMENT, "--notebooks", *NBGRADER_NOTEBOOKS]) == 0
+    assert (
+        command.main(["nbgrader-course", str(course), "--assignment", ASSIGNMENT, "--notebooks", *NBGRADER_NOTEBOOKS])
+        == 0
+    )
     nbgrader(course, "generate_assignment", ASSIGNMENT)
     release_dir, submitted = course / "release" / ASSIGNMENT, course / "submitted"
     shutil.copytree(release_dir, submitted / "fresh" / ASSIGNMENT)

@@ -13,7 +13,11 @@ ASSIGNMENT = "bleu"
 def nbgrader(course: Path, *args: str) -> None:
     """Run the pinned nbgrader in ``course``, as an instructor would (it finds ``alembic`` on PATH)."""
     bin_dir = Path(sys.executable).parent
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", JUPYTER_CONFIG_DIR=str(course / ".jupyter"))
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        JUPYTER_CONFIG_DIR=str(course / ".jupyter"),
+    )
     env.pop("BLEU_SCRATCH_DATA", None)  # the notebooks must find data/ beside the package
     done = subprocess.run([str(bin_dir / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr

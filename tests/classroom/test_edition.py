@@ -1,4 +1,5 @@
-"""The edition as a student uses it: notebooks, the command and pytest stop only at unwritten exercises, and say which."""
+"""The edition as a student uses it: notebooks, the command and pytest stop only at unwritten exercises, and say
+which."""
 
 import json
 import os
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_classroom import markers
 import bleu_scratch.notebook as notebook_helpers
+from bleu_classroom import markers
 from bleu_scratch.notebook import exercises
 from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
 
@@ -22,7 +23,9 @@ def run_notebook(path: Path, edition: Path, monkeypatch) -> dict:
     nbclient = pytest.importorskip("nbclient")
     monkeypatch.setenv("PYTHONPATH", str(edition))
     notebook = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbclient.NotebookClient(
+        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    ).execute()
     return notebook
 
 
@@ -32,7 +35,9 @@ def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition, m
     path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
     monkeypatch.setenv("PYTHONPATH", str(edition))
     notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
         client.execute()
     assert stopped.value.ename == "NotImplementedError"
@@ -40,7 +45,9 @@ def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition, m
     assert str(Path("bleu_scratch", "lesson01_ngrams.py")) in str(stopped.value)
     stop = next(cell for cell in notebook.cells if any(out.output_type == "error" for out in cell.get("outputs", [])))
     printed = "".join(out.get("text", "") for out in stop.outputs)
-    assert "is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there" in printed, printed
+    assert "is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there" in printed, (
+        printed
+    )
     assert notebook_helpers.WHAT_TO_DO in printed  # save the file and run the cells again
 
 
@@ -48,7 +55,11 @@ def test_the_command_in_a_fresh_edition_names_the_exercise_it_needs(edition):
     wmt15 = edition / "data" / "wmt15-enru-100"
     result = subprocess.run(
         [sys.executable, "-m", "bleu_cli", str(wmt15 / "google.ru"), str(wmt15 / "ref.ru")],
-        cwd=edition, env=dict(os.environ, PYTHONPATH=str(edition)), capture_output=True, text=True, timeout=120,
+        cwd=edition,
+        env=dict(os.environ, PYTHONPATH=str(edition)),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert re.fullmatch(
@@ -74,7 +85,8 @@ PREVIEWS = {"00": ["01", "03", "05"], "01": ["03"]}
 
 @pytest.mark.parametrize("name", LESSON_NOTEBOOKS)
 def test_each_notebook_needs_only_its_own_and_earlier_lessons(edition, tmp_path, monkeypatch, name):
-    """With the exercises of lessons up to NN written, notebook NN runs to its end, its checks pass, and later lessons are previewed."""
+    """With the exercises of lessons up to NN written, notebook NN runs to its end, its checks pass, and later
+    lessons are previewed."""
     lesson = name[:2]
     student = copy_of(edition, tmp_path, "student")
     for module, function in MARKED:
@@ -83,7 +95,9 @@ def test_each_notebook_needs_only_its_own_and_earlier_lessons(edition, tmp_path,
     path = student / "notebooks" / name
     notebook = json.loads(path.read_text(encoding="utf-8"))
     exercises = 0
-    for ours, theirs in zip(json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"], notebook["cells"]):
+    for ours, theirs in zip(
+        json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"], notebook["cells"]
+    ):
         if theirs["cell_type"] == "code" and STUB in "".join(theirs["source"]):
             theirs["source"] = ours["source"]
             exercises += 1
@@ -101,7 +115,8 @@ def lesson_module(tmp_path, monkeypatch) -> types.ModuleType:
     """bleu_scratch.lesson07_shouting: ``shout`` is a stub, ``whisper`` raises NotImplementedError of its own."""
     path = tmp_path / "lesson07_shouting.py"
     path.write_text(
-        f"def shout(text):\n    # YOUR CODE HERE\n    {STUB}\n\n\ndef whisper(text):\n    raise NotImplementedError('no sound')\n",
+        f"def shout(text):\n    # YOUR CODE HERE\n    {STUB}\n\n\n"
+        "def whisper(text):\n    raise NotImplementedError('no sound')\n",
         encoding="utf-8",
     )
     module = types.ModuleType("bleu_scratch.lesson07_shouting", "Lesson 07: shouting.")
@@ -136,7 +151,9 @@ def test_record_lets_only_a_stub_through(record, lesson_module):
 def edition_pytest(student: Path, *paths: str) -> tuple[subprocess.CompletedProcess, list[str], list[tuple[str, str]]]:
     """pytest run in the edition as a student runs it; its output, the failed tests, and (file, reason) of each skip."""
     command = [sys.executable, "-m", "pytest", "-q", "-rfs", "-p", "no:randomly", *paths]
-    result = subprocess.run(command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True)
+    result = subprocess.run(
+        command, cwd=student, env=dict(os.environ, PYTHONPATH=str(student)), capture_output=True, text=True
+    )
     failed = re.findall(r"^FAILED (\S+)", result.stdout, re.M)
     skipped = re.findall(r"^SKIPPED \[\d+\] ([^:\s]+)(?::\d+)?: (.*)$", result.stdout, re.M)
     return result, failed, skipped
@@ -145,12 +162,15 @@ def edition_pytest(student: Path, *paths: str) -> tuple[subprocess.CompletedProc
 def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong(edition, tmp_path):
     pytest.importorskip("nbval")
     student = copy_of(edition, tmp_path, "student")
-    set_function(student, "lesson04_brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"])
+    set_function(
+        student, "lesson04_brevity", "closest_ref_length", ["return max(len(reference) for reference in references)"]
+    )
     set_function(student, "lesson01_ngrams", "ngrams")
     paths = [
         "bleu_scratch/lesson04_brevity.py",  # doctests
         "tests/lessons/test_brevity.py",  # plain tests, and some through same_as_nltk, which records errors
-        "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",  # the command in a process of its own
+        # the command in a process of its own
+        "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",
         "notebooks/01_tokens_and_ngrams.ipynb",  # count_ngrams is not written
     ]
     result, failed, skipped = edition_pytest(student, *paths)
@@ -164,17 +184,25 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
     assert {
         "bleu_scratch.brevity_penalty is lesson 04's exercise: not written yet (bleu_scratch/lesson04_brevity.py)",
         "bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py)",
-        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py)",
+        "an earlier cell stopped: bleu_scratch.count_ngrams is lesson 01's exercise: not written yet "
+        "(bleu_scratch/lesson01_ngrams.py)",
     } <= reasons
-    assert re.fullmatch(r"bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(.*\)", dict(skipped)["tests/cli/test_scoring_and_report.py"])
+    assert re.fullmatch(
+        r"bleu_scratch\.\w+ is lesson \d\d's exercise: not written yet \(.*\)",
+        dict(skipped)["tests/cli/test_scoring_and_report.py"],
+    )
     assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
     # The summary counts the tests waiting for each exercise, in lesson order.
-    summary = re.findall(r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M)
+    summary = re.findall(
+        r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M
+    )
     assert summary == ["count_ngrams", "brevity_penalty", "batch_counts"]
     assert result.returncode == 1
 
 
-SACRE = "bleu_scratch.sacrebleu_from_stats is lesson 09's exercise: not written yet (bleu_scratch/lesson09_sacrebleu.py)"
+SACRE = (
+    "bleu_scratch.sacrebleu_from_stats is lesson 09's exercise: not written yet (bleu_scratch/lesson09_sacrebleu.py)"
+)
 
 
 def test_the_compare_tests_wait_for_the_lesson_bleu_scratch_compare_needs(edition, tmp_path):

@@ -49,7 +49,10 @@ def test_the_lms_csv_has_a_row_per_student_and_a_column_per_lesson(nbgrader_cour
 def test_the_json_and_the_table_give_the_same_totals(nbgrader_course, capsys):
     assert command.main(["course-grades", str(nbgrader_course), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert [(s["student"], s["points"], s["max_points"]) for s in report["students"]] == [("filled", 11, 11), ("fresh", 0, 11)]
+    assert [(s["student"], s["points"], s["max_points"]) for s in report["students"]] == [
+        ("filled", 11, 11),
+        ("fresh", 0, 11),
+    ]
     filled_01 = report["students"][0]["lessons"][0]
     assert (filled_01["notebook_points"], filled_01["package_points"], filled_01["points"]) == (2, 3, 5)
     assert command.main(["course-grades", str(nbgrader_course)]) == 0

@@ -1,6 +1,5 @@
 """Solution markers: found, balanced, replaced by nbgrader's stub at the same indentation."""
 
-
 import pytest
 
 from bleu_classroom import errors, markers, units
@@ -15,9 +14,17 @@ def test_every_lesson_function_is_marked_and_graded(module):
 
 
 def test_stub_keeps_the_indentation_of_its_marker():
-    source = "\n".join(["class A:", "    def f(self):", "        x = 1", f"        {BEGIN}", "        return x", f"        {END}", ""])
+    source = "\n".join(
+        ["class A:", "    def f(self):", "        x = 1", f"        {BEGIN}", "        return x", f"        {END}", ""]
+    )
     stripped, regions = markers.strip_solutions(source, markers.CODE_STUB)
-    assert stripped.splitlines() == ["class A:", "    def f(self):", "        x = 1", "        # YOUR CODE HERE", f"        {STUB}"]
+    assert stripped.splitlines() == [
+        "class A:",
+        "    def f(self):",
+        "        x = 1",
+        "        # YOUR CODE HERE",
+        f"        {STUB}",
+    ]
     assert regions[0].lines == ["        return x"]
 
 

@@ -24,12 +24,19 @@ def release_leaks(folder: Path) -> list[str]:
 
 
 def errors(notebook: Path) -> list[tuple[str | None, str, str]]:
-    """(nbgrader grade_id or None, exception name, traceback without colours) of each cell that raised, in an autograded notebook."""
+    """(nbgrader grade_id or None, exception name, traceback without colours) of each cell that raised, in an
+    autograded notebook."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     return [
-        (cell["metadata"].get("nbgrader", {}).get("grade_id"), output["ename"], re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(output["traceback"])))
-        for cell in cells if cell["cell_type"] == "code"
-        for output in cell["outputs"] if output["output_type"] == "error"
+        (
+            cell["metadata"].get("nbgrader", {}).get("grade_id"),
+            output["ename"],
+            re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(output["traceback"])),
+        )
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for output in cell["outputs"]
+        if output["output_type"] == "error"
     ]
 
 
@@ -37,26 +44,36 @@ def test_the_release_has_the_notebooks_on_top_the_stubbed_package_and_no_solutio
     released = nbgrader_course / "release" / ASSIGNMENT
     assert sorted(p.name for p in released.glob("*.ipynb")) == [f"{name}.ipynb" for name in NOTEBOOK_MAX]
     assert (released / "data" / "published_examples.json").is_file()
-    assert "raise NotImplementedError()" in (released / "bleu_scratch" / "lesson01_ngrams.py").read_text(encoding="utf-8")
+    assert "raise NotImplementedError()" in (released / "bleu_scratch" / "lesson01_ngrams.py").read_text(
+        encoding="utf-8"
+    )
     assert release_leaks(released) == []
     # The same search finds the solutions a filled submission holds.
     assert release_leaks(nbgrader_course / "submitted" / "filled" / ASSIGNMENT)
 
 
 def test_the_filled_course_scores_full_marks_with_no_error_in_any_cell(nbgrader_course):
-    assert nbgrader_scores(nbgrader_course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert nbgrader_scores(nbgrader_course, "filled") == {
+        name: (points, points) for name, points in NOTEBOOK_MAX.items()
+    }
     autograded = nbgrader_course / "autograded" / "filled" / ASSIGNMENT
     for name in NOTEBOOK_MAX:
         assert errors(autograded / f"{name}.ipynb") == []
     # autograde kept the student's package rather than the source's stubs.
-    assert (autograded / "bleu_scratch" / "lesson01_ngrams.py").read_bytes() == (REPO / "bleu_scratch" / "lesson01_ngrams.py").read_bytes()
+    assert (autograded / "bleu_scratch" / "lesson01_ngrams.py").read_bytes() == (
+        REPO / "bleu_scratch" / "lesson01_ngrams.py"
+    ).read_bytes()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_MAX)
 def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_missing_work(nbgrader_course, name):
     assert nbgrader_scores(nbgrader_course, "fresh")[name] == (0.0, NOTEBOOK_MAX[name])
     raised = errors(nbgrader_course / "autograded" / "fresh" / ASSIGNMENT / f"{name}.ipynb")
-    checks = [(grade_id, ename, traceback) for grade_id, ename, traceback in raised if grade_id and grade_id.endswith("_check")]
+    checks = [
+        (grade_id, ename, traceback)
+        for grade_id, ename, traceback in raised
+        if grade_id and grade_id.endswith("_check")
+    ]
     assert len(checks) == NOTEBOOK_MAX[name]  # every check failed ...
     for grade_id, ename, traceback in checks:  # ... at a stub: an exercise cell's or a package function's
         assert ename == "NotImplementedError" and "raise NotImplementedError()" in traceback, (grade_id, traceback)

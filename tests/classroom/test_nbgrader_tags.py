@@ -11,7 +11,13 @@ from tests.classroom.edition_tools import BEGIN, END, REPO
 
 
 def code_cell(*lines: str, nbgrader: dict | None = None) -> dict:
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": [f"{line}\n" for line in lines]}
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": [f"{line}\n" for line in lines],
+    }
     if nbgrader:
         cell["metadata"]["nbgrader"] = nbgrader
     return cell
@@ -47,7 +53,14 @@ def solution_meta(grade_id: str) -> dict:
 
 
 def check_meta(grade_id: str, points: float = 1) -> dict:
-    return {"grade": True, "grade_id": grade_id, "locked": True, "points": points, "schema_version": 3, "solution": False}
+    return {
+        "grade": True,
+        "grade_id": grade_id,
+        "locked": True,
+        "points": points,
+        "schema_version": 3,
+        "solution": False,
+    }
 
 
 def test_tag_nbgrader_marks_each_exercise_and_the_check_after_it():
@@ -55,8 +68,14 @@ def test_tag_nbgrader_marks_each_exercise_and_the_check_after_it():
     sources = [cell["source"] for cell in notebook["cells"]]
     assert nbgrader_tags.tag_nbgrader(notebook) == 2
     assert [cell["metadata"].get("nbgrader") for cell in notebook["cells"]] == [
-        None, None, solution_meta("exercise_1"), None, check_meta("exercise_1_check"),
-        solution_meta("exercise_2"), check_meta("exercise_2_check"), None,
+        None,
+        None,
+        solution_meta("exercise_1"),
+        None,
+        check_meta("exercise_1_check"),
+        solution_meta("exercise_2"),
+        check_meta("exercise_2_check"),
+        None,
     ]
     assert [cell["source"] for cell in notebook["cells"]] == sources
     text = nbgrader_tags.notebook_json(notebook)
@@ -75,7 +94,12 @@ def test_tag_nbgrader_keeps_points_and_hand_tags_and_drops_tags_of_a_removed_exe
     cells.append(code_cell("print('the end')", nbgrader=check_meta("exercise_2_check", 3)))
     nbgrader_tags.tag_nbgrader(notebook)
     assert [cell["metadata"].get("nbgrader") for cell in cells] == [
-        read_only, None, solution_meta("exercise_1"), check_meta("exercise_1_check"), None, None,
+        read_only,
+        None,
+        solution_meta("exercise_1"),
+        check_meta("exercise_1_check"),
+        None,
+        None,
     ]
 
 
@@ -91,18 +115,35 @@ def test_tag_nbgrader_makes_a_written_answer_a_graded_solution():
     nbgrader_tags.tag_nbgrader(notebook)
     # nbgrader refuses a Markdown solution cell that is not also a grade cell.
     assert notebook["cells"][0]["metadata"]["nbgrader"] == {
-        "grade": True, "grade_id": "exercise_1", "locked": False, "points": 1, "schema_version": 3, "solution": True,
+        "grade": True,
+        "grade_id": "exercise_1",
+        "locked": False,
+        "points": 1,
+        "schema_version": 3,
+        "solution": True,
     }
 
 
 @pytest.mark.parametrize(
     "cells, message",
     [
-        ([code_cell(BEGIN, "x = 1", END), markdown_cell("The end.")], "cell 1: the next code cell must be the exercise's check"),
-        ([code_cell(BEGIN, "x = 1", END), code_cell("print(x)")], "cell 1: the next code cell must be the exercise's check"),
-        ([code_cell(BEGIN, "x = 1", END), code_cell(BEGIN, "y = 1", END), code_cell("assert x == y")], "cell 1: the next code cell"),
+        (
+            [code_cell(BEGIN, "x = 1", END), markdown_cell("The end.")],
+            "cell 1: the next code cell must be the exercise's check",
+        ),
+        (
+            [code_cell(BEGIN, "x = 1", END), code_cell("print(x)")],
+            "cell 1: the next code cell must be the exercise's check",
+        ),
+        (
+            [code_cell(BEGIN, "x = 1", END), code_cell(BEGIN, "y = 1", END), code_cell("assert x == y")],
+            "cell 1: the next code cell",
+        ),
         ([code_cell("note = 'see " + "BEGIN SOLUTION" + " below'")], "cell 1:1: nbgrader would read"),
-        ([code_cell("x = 1", nbgrader=check_meta("same")), code_cell("y = 1", nbgrader=check_meta("same"))], "cell 2: grade_id 'same' is used twice"),
+        (
+            [code_cell("x = 1", nbgrader=check_meta("same")), code_cell("y = 1", nbgrader=check_meta("same"))],
+            "cell 2: grade_id 'same' is used twice",
+        ),
     ],
 )
 def test_tag_nbgrader_stops_where_nbgrader_would_fail(cells, message):

@@ -23,12 +23,16 @@ WRONG = {
     # Lists where NLTK gives tuples: the n-grams cannot be counted.
     "ngrams": ("01", "lesson01_ngrams", ["return [list(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]"]),
     # A plain Fraction reduces 2/4 to 1/2: NLTK's numerator and denominator are lost.
-    "modified_precision": ("03", "lesson03_precision", [
-        "from fractions import Fraction",
-        "counts = count_ngrams(hypothesis, n)",
-        "clipped = clipped_counts(counts, max_reference_counts(references, n))",
-        "return Fraction(sum(clipped.values()), max(1, sum(counts.values())))",
-    ]),
+    "modified_precision": (
+        "03",
+        "lesson03_precision",
+        [
+            "from fractions import Fraction",
+            "counts = count_ngrams(hypothesis, n)",
+            "clipped = clipped_counts(counts, max_reference_counts(references, n))",
+            "return Fraction(sum(clipped.values()), max(1, sum(counts.values())))",
+        ],
+    ),
 }
 
 
@@ -40,7 +44,9 @@ def notebook_fails(edition, lesson: str, environment: dict) -> str:
     for ours, theirs in zip(solved.cells, notebook.cells):
         if theirs.cell_type == "code" and STUB in theirs.source:
             theirs.source = ours.source
-    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     try:
         client.execute(env=environment)
     except nbclient.exceptions.CellExecutionError as error:
@@ -73,4 +79,3 @@ def test_the_grader_and_the_notebook_reject_the_same_mistake(verdicts, name):
     assert points == 0, f"the grader gave a wrong {name} {points} points"
     assert error, f"notebook {WRONG[name][0]} ran to its end with a wrong {name}"
     assert error != "NotImplementedError", "the notebook stopped at an unwritten exercise, not at the mistake"
-

@@ -108,7 +108,10 @@ def test_release_to_a_file_is_a_clear_error(tmp_path):
     command = [sys.executable, "-m", "bleu_classroom", "release", str(tmp_path / "edition")]
     for args in ([], ["--force"]):
         refused = subprocess.run(command + args, capture_output=True, text=True)
-        assert (refused.returncode, refused.stderr) == (1, f"classroom release: error: {tmp_path / 'edition'} is a file; give the name of a new or empty directory\n")
+        assert (refused.returncode, refused.stderr) == (
+            1,
+            f"classroom release: error: {tmp_path / 'edition'} is a file; give the name of a new or empty directory\n",
+        )
 
 
 def test_the_edition_hides_parallel_corpus_bleu_but_not_what_the_command_uses():
@@ -130,7 +133,8 @@ def test_the_lessons_website_stays_out_of_the_edition(tmp_path):
 
 
 def test_the_editions_texts_describe_the_edition(edition):
-    """A file of the repository the edition leaves out, the instructor's README or the solution markers are named as the full repository's."""
+    """A file of the repository the edition leaves out, the instructor's README or the solution markers are named
+    as the full repository's."""
     texts = {"README.md": (edition / "README.md").read_text(encoding="utf-8")}
     for path in sorted((edition / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -142,7 +146,8 @@ def test_the_editions_texts_describe_the_edition(edition):
     for where, text in texts.items():
         for sentence in re.split(r"(?<=[.!?:])\s+", text):
             missing = [
-                path for path in re.findall(r"`([\w.-]+/[\w./-]*)`", sentence)
+                path
+                for path in re.findall(r"`([\w.-]+/[\w./-]*)`", sentence)
                 if path.split("/")[0] in top_level and not (edition / path).exists()
             ]
             instructors = re.findall(r"\bthe\s+README\b|marker\s+comment", sentence, re.I)

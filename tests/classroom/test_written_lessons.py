@@ -45,7 +45,9 @@ CALLS = {
     "max_reference_counts": "max_reference_counts(REFERENCES, 2)",
     "clipped_counts": "clipped_counts(count_ngrams(HYPOTHESIS, 2), max_reference_counts(REFERENCES, 2))",
     "modified_precision": "modified_precision(REFERENCES, HYPOTHESIS, 2)",
-    "explain": "[(order.precision.numerator, order.precision.denominator) for order in explain(REFERENCES, HYPOTHESIS).orders]",
+    "explain": (
+        "[(order.precision.numerator, order.precision.denominator) for order in explain(REFERENCES, HYPOTHESIS).orders]"
+    ),
     "closest_ref_length": "closest_ref_length(REFERENCES, len(HYPOTHESIS))",
     "brevity_penalty": "brevity_penalty(18, 17)",
     "sentence_stats": "sentence_stats(REFERENCES, HYPOTHESIS)",
@@ -69,7 +71,8 @@ for name, call in data["calls"].items():
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            results[name] = ("value", eval(call, dict(names, LINE=LINE, REFERENCES=REFERENCES, HYPOTHESIS=HYPOTHESIS, CORPUS=CORPUS)))
+            namespace = dict(names, LINE=LINE, REFERENCES=REFERENCES, HYPOTHESIS=HYPOTHESIS, CORPUS=CORPUS)
+            results[name] = ("value", eval(call, namespace))
     except Exception as error:
         place = traceback.extract_tb(error.__traceback__)[-1]
         results[name] = ("raised", f"{type(error).__name__}: {error} ({place.filename}:{place.lineno})")
@@ -115,12 +118,15 @@ def nltk_answers() -> dict:
         "clipped_counts": oracle.clipped_counts(REFERENCES, HYPOTHESIS, 2),
         "modified_precision": bleu.modified_precision(REFERENCES, HYPOTHESIS, 2),
         "explain": [
-            (p.numerator, p.denominator) for p in (bleu.modified_precision(REFERENCES, HYPOTHESIS, n) for n in range(1, 5))
+            (p.numerator, p.denominator)
+            for p in (bleu.modified_precision(REFERENCES, HYPOTHESIS, n) for n in range(1, 5))
         ],
         "closest_ref_length": bleu.closest_ref_length(REFERENCES, hyp_len),
         "brevity_penalty": bleu.brevity_penalty(18, 17),
         "sentence_stats": oracle.stats(oracle.sentence_stats(REFERENCES, HYPOTHESIS, 4)),
-        "no_smoothing": nltk_smoothing.method0([bleu.Fraction(3, 4, _normalize=False), bleu.Fraction(0, 3, _normalize=False)]),
+        "no_smoothing": nltk_smoothing.method0(
+            [bleu.Fraction(3, 4, _normalize=False), bleu.Fraction(0, 3, _normalize=False)]
+        ),
         "geometric_mean_score": geometric_mean_score(
             [bleu.Fraction(3, 4, _normalize=False), bleu.Fraction(1, 3, _normalize=False)], (0.5, 0.5), 0.75
         ),
@@ -152,8 +158,12 @@ def test_every_public_function_of_the_written_lessons_gives_nltks_value(written)
         expected = nltk_answers()
     data = {"line": LINE, "references": REFERENCES, "hypothesis": HYPOTHESIS, "corpus": CORPUS, "calls": CALLS}
     done = subprocess.run(
-        [sys.executable, "-c", CALLER, json.dumps(data)], cwd=written, env=dict(os.environ, PYTHONPATH=str(written)),
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "-c", CALLER, json.dumps(data)],
+        cwd=written,
+        env=dict(os.environ, PYTHONPATH=str(written)),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     results, later = pickle.loads(base64.b64decode(done.stdout))
@@ -171,10 +181,13 @@ def test_every_public_function_of_the_written_lessons_gives_nltks_value(written)
 
 
 def test_the_answers_are_typed_as_nltks():
-    """The comparison above tells types apart: NLTK's Fraction is the lessons' Precision, its statistics their BleuStats."""
+    """The comparison above tells types apart: NLTK's Fraction is the lessons' Precision, its statistics their
+    BleuStats."""
     theirs = NltkOracle().classes()
     ours = {"Precision": bleu_scratch.Precision, "BleuStats": bleu_scratch.BleuStats}
-    assert sandbox.encode(bleu_scratch.Precision(2, 4), ours) == sandbox.encode(theirs["Precision"](2, 4, _normalize=False), theirs)
+    assert sandbox.encode(bleu_scratch.Precision(2, 4), ours) == sandbox.encode(
+        theirs["Precision"](2, 4, _normalize=False), theirs
+    )
     assert sandbox.encode(1, ours) != sandbox.encode(1.0, theirs)
     stats = bleu_scratch.BleuStats(3, 4, (1,), (3,), (0,))
     assert sandbox.encode(stats, ours) == sandbox.encode(StatsAnswer(3, 4, (1,), (3,), (0,)), theirs)
@@ -194,16 +207,22 @@ def test_each_notebook_runs_to_its_own_exercise(written, name):
     nbclient = pytest.importorskip("nbclient")
     path = written / "notebooks" / name
     notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     with pytest.raises(nbclient.exceptions.CellExecutionError):
         client.execute(env=dict(os.environ, PYTHONPATH=str(written)))
     (stopped,) = [
         (index, "\n".join(output.traceback))
-        for index, cell in enumerate(notebook.cells) if cell.cell_type == "code"
-        for output in cell.outputs if output.output_type == "error"
+        for index, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "error"
     ]
     index, traceback = stopped
     assert notebook_cell_stopped(f"notebooks/{name}", traceback) == (
         f"an exercise cell of notebooks/{name} (lesson {name[:2]}) is not written yet"
     ), f"cell {index + 1} of {name} stopped:\n{traceback}"
-    assert index in first_exercise(notebook), f"{name} stopped at cell {index + 1}, not at its first exercise {first_exercise(notebook)}"
+    assert index in first_exercise(notebook), (
+        f"{name} stopped at cell {index + 1}, not at its first exercise {first_exercise(notebook)}"
+    )

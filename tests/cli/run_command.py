@@ -15,7 +15,6 @@ from bleu_cli import main
 WMT15_LINE = "BLEU = 23.17 53.8/29.6/17.6/10.3 (BP = 1.000 ratio = 1.074 hyp_len = 1989 ref_len = 1852)"
 
 
-
 def run_main(capsys, *argv: str) -> tuple[int, str, str]:
     status = main(list(argv))
     captured = capsys.readouterr()

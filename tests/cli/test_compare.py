@@ -1,4 +1,5 @@
-"""bleu-scratch-compare: sacrebleu's paired tests of files, its table and JSON, bad input as one line, the progress bar."""
+"""bleu-scratch-compare: sacrebleu's paired tests of files, its table and JSON, bad input as one line, the progress
+bar."""
 
 import importlib.metadata
 import io
@@ -27,7 +28,9 @@ def run_compare(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def run_compare_module(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bleu_cli.compare", *argv], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_cli.compare", *argv], capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +112,9 @@ def test_python_dash_m_and_the_console_script(files):
 
 
 def test_seed_none_and_other_tokenizers(capsys, files):
-    status, out, _ = run_compare(capsys, *files, "--samples", "50", "--seed", "none", "--tokenize", "punctuation", "--json")
+    status, out, _ = run_compare(
+        capsys, *files, "--samples", "50", "--seed", "none", "--tokenize", "punctuation", "--json"
+    )
     report = json.loads(out)
     assert (status, report["seed"], report["signature"]) == (0, None, None)
     status, out, _ = run_compare(capsys, *files, "--samples", "50", "--tokenize", "punctuation")
@@ -122,7 +127,9 @@ def test_a_byte_order_mark_is_dropped(capsys, tmp_path):
     reference = write(tmp_path / "ref.txt", b"a b c d\ne f g x\n")
     _, out, _ = run_compare(capsys, plain, marked, "--references", reference, "--json", "--samples", "20")
     baseline, system = json.loads(out)["systems"]
-    assert [baseline[key] for key in ["score", "mean", "low", "high"]] == [system[key] for key in ["score", "mean", "low", "high"]]
+    assert [baseline[key] for key in ["score", "mean", "low", "high"]] == [
+        system[key] for key in ["score", "mean", "low", "high"]
+    ]
     # sacrebleu counts only resampled differences above the observed one, 0 here: a system
     # against itself gets the smallest p-value, 1 / (20 + 1).
     assert system["p_value"] == 1 / 21
@@ -151,8 +158,14 @@ def bad_inputs(tmp_path, files) -> dict[str, tuple[list[str], str]]:
 
 
 BAD_INPUTS = [
-    "a system with fewer lines", "a reference with fewer lines", "an empty reference", "an empty baseline",
-    "a missing file", "invalid UTF-8", "a system given twice", "the baseline given as a system",
+    "a system with fewer lines",
+    "a reference with fewer lines",
+    "an empty reference",
+    "an empty baseline",
+    "a missing file",
+    "invalid UTF-8",
+    "a system given twice",
+    "the baseline given as a system",
 ]
 
 

@@ -38,7 +38,8 @@ def without(modules: str, command: str, *argv: str) -> list[str]:
 
 
 def run_in_terminal(argv: list[str], timeout: float = 120) -> tuple[int, str, str]:
-    """Run ``argv`` with stderr on a pseudo-terminal and stdout on a pipe: its status, stdout, and what the terminal showed."""
+    """Run ``argv`` with stderr on a pseudo-terminal and stdout on a pipe: its status, stdout, and what the
+    terminal showed."""
     control, terminal = pty.openpty()
     try:
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=terminal)
@@ -83,7 +84,10 @@ def test_version_as_a_module(module, prog):
 
 def test_scores_with_numpy_alone_when_stderr_is_no_terminal(wmt15):
     result = subprocess.run(
-        without("tqdm,distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"]), capture_output=True, text=True, timeout=120
+        without("tqdm,distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"]),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, WMT15_LINE + "\n", "")
 
@@ -112,11 +116,18 @@ def test_compare_without_tqdm_a_terminal_gets_one_line_and_the_table(tmp_path):
 
 @pytest.mark.parametrize(
     "options, option",
-    [(["--jobs", "2"], "--jobs"), (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler"), (["--jobs", "3", "--sentence"], "--jobs")],
+    [
+        (["--jobs", "2"], "--jobs"),
+        (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler"),
+        (["--jobs", "3", "--sentence"], "--jobs"),
+    ],
 )
 def test_a_cluster_without_dask_is_one_line_naming_the_extra(wmt15, options, option):
     result = subprocess.run(
-        without("distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"], *options), capture_output=True, text=True, timeout=120
+        without("distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"], *options),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     expected = f"bleu-scratch: error: {option} needs dask.distributed: pip install 'bleu-scratch[dask]'\n"
     assert (result.returncode, result.stdout, result.stderr) == (2, "", expected)
@@ -124,6 +135,9 @@ def test_a_cluster_without_dask_is_one_line_naming_the_extra(wmt15, options, opt
 
 def test_one_job_needs_no_dask(wmt15):
     result = subprocess.run(
-        without("distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"], "--jobs", "1"), capture_output=True, text=True, timeout=120
+        without("distributed", SCORE, wmt15["google.ru"], wmt15["ref.ru"], "--jobs", "1"),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, WMT15_LINE + "\n", "")

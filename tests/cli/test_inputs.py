@@ -98,8 +98,10 @@ def test_dash_reads_standard_input(wmt15):
         assert (result.returncode, result.stdout.decode(), result.stderr) == (0, WMT15_LINE + "\n", b"")
     # Standard input with a byte order mark, and as a reference file.
     result = subprocess.run(
-        [sys.executable, "-m", "bleu_cli", wmt15["google.ru"], "-"], input=BOM + Path(wmt15["ref.ru"]).read_bytes(),
-        capture_output=True, timeout=120,
+        [sys.executable, "-m", "bleu_cli", wmt15["google.ru"], "-"],
+        input=BOM + Path(wmt15["ref.ru"]).read_bytes(),
+        capture_output=True,
+        timeout=120,
     )
     assert (result.returncode, result.stdout.decode()) == (0, WMT15_LINE + "\n")
 
@@ -107,19 +109,27 @@ def test_dash_reads_standard_input(wmt15):
 def test_standard_input_read_in_shards_with_jobs(tmp_path, wmt15):
     result = subprocess.run(
         [sys.executable, "-m", "bleu_cli", "-", wmt15["ref.ru"], "--jobs", "2"],
-        input=Path(wmt15["google.ru"]).read_bytes(), capture_output=True, timeout=180,
+        input=Path(wmt15["google.ru"]).read_bytes(),
+        capture_output=True,
+        timeout=180,
     )
     assert (result.returncode, result.stdout.decode(), result.stderr) == (0, WMT15_LINE + "\n", b"")
 
 
 def test_slices_read_back_the_lines_of_their_byte_ranges(tmp_path, monkeypatch):
     monkeypatch.setattr(inputs, "SHARD_LINES", 3)
-    hyp = write(tmp_path / "hyp.txt", BOM + "a\r\nb\nc\nd\ne\nf\ng".encode())  # CRLF, no final newline
-    ref = write(tmp_path / "ref.txt", "A\nB\nC\nD\nE\nF\nG\n".encode())
+    hyp = write(tmp_path / "hyp.txt", BOM + b"a\r\nb\nc\nd\ne\nf\ng")  # CRLF, no final newline
+    ref = write(tmp_path / "ref.txt", b"A\nB\nC\nD\nE\nF\nG\n")
     slices = inputs.file_slices([hyp, ref])
     assert [(piece.first, piece.count) for piece in slices] == [(1, 3), (4, 3), (7, 1)]
     assert [segment for piece in slices for segment in inputs.read_slice(piece)] == [
-        ("a", "A"), ("b", "B"), ("c", "C"), ("d", "D"), ("e", "E"), ("f", "F"), ("g", "G")
+        ("a", "A"),
+        ("b", "B"),
+        ("c", "C"),
+        ("d", "D"),
+        ("e", "E"),
+        ("f", "F"),
+        ("g", "G"),
     ]
     streamed = [segment for shard in inputs.streamed_shards([hyp, ref]) for segment in shard]
     assert streamed == [segment for piece in slices for segment in inputs.read_slice(piece)]

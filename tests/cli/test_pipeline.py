@@ -1,4 +1,5 @@
-"""The whole pipeline: NLTK's corpus_bleu and sentence_bleu of files, with every option, on one process or a Dask cluster."""
+"""The whole pipeline: NLTK's corpus_bleu and sentence_bleu of files, with every option, on one process or a Dask
+cluster."""
 
 import json
 
@@ -26,7 +27,9 @@ def test_wmt15_prints_the_published_line_in_process(capsys, wmt15):
 def test_json_score_is_nltk_corpus_bleu_with_each_smoothing_method(capsys, wmt15, method):
     hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
     references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]
-    expected = nltk_corpus_bleu(references, hypotheses, smoothing_function=getattr(NltkSmoothingFunction(), f"method{method}"))
+    expected = nltk_corpus_bleu(
+        references, hypotheses, smoothing_function=getattr(NltkSmoothingFunction(), f"method{method}")
+    )
     status, out, _ = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json", "--smoothing", str(method))
     assert status == 0
     assert json.loads(out)["bleu"] == expected
@@ -47,7 +50,10 @@ def test_weights_lowercase_13a_and_two_references_agree_with_nltk(capsys, wmt15)
     assert result["bleu"] == expected
     assert result["options"] == {"weights": [0.5, 0.3, 0.2], "smoothing": 0, "tokenize": "13a", "lowercase": True}
     # The same weights written with spaces.
-    assert json.loads(run_main(capsys, *argv[:-1], "0.5 0.3 0.2", "--lowercase", "--tokenize", "13a", "--json")[1]) == result
+    assert (
+        json.loads(run_main(capsys, *argv[:-1], "0.5 0.3 0.2", "--lowercase", "--tokenize", "13a", "--json")[1])
+        == result
+    )
 
 
 def test_sentence_scores_are_nltk_sentence_bleu(capsys, wmt15):
@@ -105,7 +111,10 @@ def test_workers_that_cannot_reach_the_files_get_the_lines(capsys, wmt15, monkey
     handed = spy_on_shards(monkeypatch)
     monkeypatch.setattr(pipeline, "_workers_read", lambda client, paths: False)
     expected = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json")
-    assert run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json", "--scheduler", dask_client.scheduler.address) == expected
+    assert (
+        run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json", "--scheduler", dask_client.scheduler.address)
+        == expected
+    )
     assert handed and all(isinstance(shard, list) for shard in handed)
 
 
@@ -114,10 +123,16 @@ def test_bad_input_found_by_a_worker_is_the_commands_one_line(capsys, tmp_path, 
     hyp.write_bytes(b"the cat\n" * 2500 + "caf\u00e9\n".encode("latin-1"))
     status, out, err = run_main(capsys, str(hyp), str(hyp), "--scheduler", dask_client.scheduler.address)
     assert (status, out) == (2, "")
-    assert err == f"bleu-scratch: error: {hyp}, line 2501: not valid UTF-8 (byte 4 of the line is b'\\xe9'); convert the file to UTF-8, e.g. with iconv\n"
+    assert err == (
+        f"bleu-scratch: error: {hyp}, line 2501: not valid UTF-8 (byte 4 of the line is b'\\xe9'); "
+        "convert the file to UTF-8, e.g. with iconv\n"
+    )
 
 
 def test_an_unreachable_scheduler_is_an_error_in_the_commands_words(capsys, wmt15):
     status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--scheduler", "tcp://127.0.0.1:1")
     assert (status, out) == (2, "")
-    assert err.startswith("bleu-scratch: error: cannot reach the Dask scheduler at tcp://127.0.0.1:1: ") and err.count("\n") == 1
+    assert (
+        err.startswith("bleu-scratch: error: cannot reach the Dask scheduler at tcp://127.0.0.1:1: ")
+        and err.count("\n") == 1
+    )

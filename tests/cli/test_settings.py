@@ -40,7 +40,9 @@ def test_bad_options_exit_2_before_reading(capsys, wmt15, options, message):
     assert captured.err.count("\n") == 1 and captured.err.startswith("bleu-scratch: error: "), captured.err
 
 
-@pytest.mark.parametrize("written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]])
+@pytest.mark.parametrize(
+    "written", [["--weights", "-1,2"], ["--weights=-1,2"], ["--weig", "-1 2"], ["--weights", "-1.0, 2"]]
+)
 def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wmt15, written):
     hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
     references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]

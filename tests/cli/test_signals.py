@@ -44,7 +44,9 @@ def start(paths: list[str], *options: str) -> subprocess.Popen:
     mark = str(time.time_ns())
     command = subprocess.Popen(
         [sys.executable, "-m", "bleu_cli", *paths, *options],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
         env=dict(os.environ, BLEU_SIGNAL_TEST=mark),
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -71,7 +73,8 @@ def left_running(command: subprocess.Popen) -> list[str]:
 
 
 def scoring(command: subprocess.Popen, workers: int) -> list[psutil.Process]:
-    """Wait until the command (or, with workers, each of its cluster's workers) is busy scoring; return its processes."""
+    """Wait until the command (or, with workers, each of its cluster's workers) is busy scoring; return its
+    processes."""
     process = psutil.Process(command.pid)
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
@@ -100,7 +103,12 @@ def _cpu(process: psutil.Process) -> float:
         (signal.SIGINT, 130, ["--sentence"]),
         (signal.SIGTERM, 143, []),
     ],
-    ids=["ctrl-c, local cluster", "kill, local cluster, sentences", "ctrl-c, one process, sentences", "kill, one process"],
+    ids=[
+        "ctrl-c, local cluster",
+        "kill, local cluster, sentences",
+        "ctrl-c, one process, sentences",
+        "kill, one process",
+    ],
 )
 def test_a_signal_while_scoring_stops_everything_quietly(long_input, signal_number, status, options):
     command = start(long_input, *options)
@@ -126,7 +134,9 @@ def test_a_signal_as_the_command_starts_leaves_nothing_behind(long_input):
 
 
 @pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_signal_a_library_turned_into_its_own_error_still_ends_as_the_signal(monkeypatch, wmt15, signal_number, status):
+def test_a_signal_a_library_turned_into_its_own_error_still_ends_as_the_signal(
+    monkeypatch, wmt15, signal_number, status
+):
     """The signal may land inside a library (importing Dask, waiting on the cluster) that wraps the interrupt."""
 
     def interrupted(settings):

@@ -9,8 +9,8 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from bleu_cli.pipeline import score_shard
 from bleu_cli.settings import Settings
 from bleu_scratch import corpus_stats
-from bleu_scratch.notebook import read_lines
 from bleu_scratch.lesson10_parallel import shards
+from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import run_main
 
 
@@ -40,6 +40,8 @@ def test_sentence_scores_of_a_shard_are_nltks_with_its_warnings_once(data_dir):
     lines = list(zip(*[read_lines(folder / name) for name in ["google.ru", "ref.ru"]]))[:40]
     result = score_shard(lines, Settings("hyp", ("ref",), sentence=True, smoothing=2))
     method2 = NltkSmoothingFunction().method2
-    assert [score for score, _ in result.scores] == [nltk_sentence_bleu([r.split()], h.split(), smoothing_function=method2) for h, r in lines]
+    assert [score for score, _ in result.scores] == [
+        nltk_sentence_bleu([r.split()], h.split(), smoothing_function=method2) for h, r in lines
+    ]
     plain = score_shard(lines, Settings("hyp", ("ref",), sentence=True))
     assert len(plain.warnings) == len(set(plain.warnings)) >= 1

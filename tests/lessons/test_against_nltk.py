@@ -72,7 +72,9 @@ weight_shapes = st.one_of(
     weight_lists.map(tuple),
     weight_lists,
     weight_lists.map(np.array),
-    st.lists(st.one_of(uniform, weight_lists.map(tuple)), min_size=1, max_size=4),  # one vector in a list: a plain score
+    st.lists(
+        st.one_of(uniform, weight_lists.map(tuple)), min_size=1, max_size=4
+    ),  # one vector in a list: a plain score
 )
 
 smoothing_methods = st.one_of(
@@ -128,8 +130,16 @@ def check_score(record, same_as_nltk, smoothers, ours, theirs, args, weights, sm
 def test_sentence_bleu(record, same_as_nltk, smoothers, pair, weights, smoothing, auto_reweigh):
     references, hypothesis = pair
     check_score(
-        record, same_as_nltk, smoothers, bleu_scratch.sentence_bleu, nltk_bleu.sentence_bleu,
-        (references, hypothesis), weights, smoothing, auto_reweigh, len(hypothesis),
+        record,
+        same_as_nltk,
+        smoothers,
+        bleu_scratch.sentence_bleu,
+        nltk_bleu.sentence_bleu,
+        (references, hypothesis),
+        weights,
+        smoothing,
+        auto_reweigh,
+        len(hypothesis),
     )
 
 
@@ -139,8 +149,16 @@ def test_corpus_bleu(record, same_as_nltk, smoothers, corpus, weights, smoothing
     list_of_references = [references for references, _ in corpus]
     hypotheses = [hypothesis for _, hypothesis in corpus]
     check_score(
-        record, same_as_nltk, smoothers, bleu_scratch.corpus_bleu, nltk_bleu.corpus_bleu,
-        (list_of_references, hypotheses), weights, smoothing, auto_reweigh, sum(map(len, hypotheses)),
+        record,
+        same_as_nltk,
+        smoothers,
+        bleu_scratch.corpus_bleu,
+        nltk_bleu.corpus_bleu,
+        (list_of_references, hypotheses),
+        weights,
+        smoothing,
+        auto_reweigh,
+        sum(map(len, hypotheses)),
     )
 
 

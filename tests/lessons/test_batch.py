@@ -38,7 +38,9 @@ def batches(draw):
 @given(batches(), st.integers(1, 6))
 def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
     list_of_references, hypotheses = batch
-    expected = [sentence_stats(references, hypothesis, max_n) for references, hypothesis in zip(list_of_references, hypotheses)]
+    expected = [
+        sentence_stats(references, hypothesis, max_n) for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
     assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
 
 
@@ -57,11 +59,22 @@ def test_statistics_are_the_same_where_keys_are_too_wide_to_pack(batch, max_n):
 
 def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
     list_of_references, hypotheses = synthetic_corpus(30, references=2, seed=3)
-    expected = [sentence_stats(references, hypothesis) for references, hypothesis in zip(list_of_references, hypotheses)]
-    assert bleu_scratch.lesson10_batch._counts_by_chunk(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [list(s.matches) for s in expected]
+    expected = [
+        sentence_stats(references, hypothesis) for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
+    assert bleu_scratch.lesson10_batch._counts_by_chunk(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [
+        list(s.matches) for s in expected
+    ]
 
 
-WEIGHTS = [(0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1.0,), (0.1, 0.2, 0.3, 0.4, 0.0), [(1.0,), (0.5, 0.5)], np.array([1 / 3] * 3)]
+WEIGHTS = [
+    (0.25, 0.25, 0.25, 0.25),
+    (0.5, 0.5),
+    (1.0,),
+    (0.1, 0.2, 0.3, 0.4, 0.0),
+    [(1.0,), (0.5, 0.5)],
+    np.array([1 / 3] * 3),
+]
 SMOOTHING = [None, "method1", "method3", "method4", "method5", "method7"]
 
 
@@ -96,13 +109,18 @@ def test_a_synthetic_batch_of_token_ids_equals_nltk_sentence_by_sentence():
     list_of_references = [[as_ids(reference) for reference in references] for references in list_of_references]
     method1 = NltkSmoothingFunction().method1
     expected = [nltk_sentence_bleu(r, h, smoothing_function=method1) for r, h in zip(list_of_references, hypotheses)]
-    assert batch_sentence_bleu(list_of_references, hypotheses, smoothing_function=SmoothingFunction().method1) == expected
+    assert (
+        batch_sentence_bleu(list_of_references, hypotheses, smoothing_function=SmoothingFunction().method1) == expected
+    )
 
 
 def test_numpy_arrays_of_token_ids_are_read_as_their_ints():
     hypotheses = [np.array([1, 2, 3, 4], dtype=np.int32), np.array([5, 6], dtype=np.int64)]
     list_of_references = [[np.array([1, 2, 3, 5])], [[5, 6]]]
-    expected = [bleu_scratch.sentence_bleu(list(map(list, refs)), list(h), weights=(0.5, 0.5)) for refs, h in zip(list_of_references, hypotheses)]
+    expected = [
+        bleu_scratch.sentence_bleu(list(map(list, refs)), list(h), weights=(0.5, 0.5))
+        for refs, h in zip(list_of_references, hypotheses)
+    ]
     assert batch_sentence_bleu(list_of_references, hypotheses, weights=(0.5, 0.5)) == expected
 
 

@@ -77,12 +77,16 @@ class TestStringsInsteadOfTokens:
     def test_hypothesis_str(self, record):
         # NLTK silently scores characters.
         assert record(nltk_bleu.sentence_bleu, [REF], "the cat sat").error is None
-        with pytest.raises(TypeError, match=r"hypothesis is a str.*split it first.*\.split\(\) -> \['the', 'cat', 'sat'\]"):
+        with pytest.raises(
+            TypeError, match=r"hypothesis is a str.*split it first.*\.split\(\) -> \['the', 'cat', 'sat'\]"
+        ):
             sentence_bleu([REF], "the cat sat")
 
     def test_reference_str(self, record):
         assert record(nltk_bleu.sentence_bleu, ["the cat sat on the mat"], HYP).error is None
-        with pytest.raises(TypeError, match=r"references\[0\] is a str.*split it first, e\.g\. 'the cat sat on the mat'\.split\(\)"):
+        with pytest.raises(
+            TypeError, match=r"references\[0\] is a str.*split it first, e\.g\. 'the cat sat on the mat'\.split\(\)"
+        ):
             sentence_bleu(["the cat sat on the mat"], HYP)
 
     def test_corpus_hypothesis_str(self):
@@ -123,9 +127,10 @@ class TestUnwrappedReference:
 
     def test_corpus_bleu(self, record):
         assert record(nltk_bleu.corpus_bleu, [REF, REF], [HYP, HYP]).error is None
-        with pytest.raises(TypeError, match=r"list_of_references\[0\]\[0\] is a str.*passed unwrapped: pass \[reference\]"):
+        with pytest.raises(
+            TypeError, match=r"list_of_references\[0\]\[0\] is a str.*passed unwrapped: pass \[reference\]"
+        ):
             corpus_bleu([REF, REF], [HYP, HYP])
-
 
     def test_reference_of_int_tokens(self, record):
         # A token that is no str: the message still says to wrap, not to convert.
@@ -136,7 +141,10 @@ class TestUnwrappedReference:
     def test_corpus_hypothesis(self, record):
         # NLTK: a bare AssertionError when the lengths differ, characters scored when they agree.
         assert record(nltk_bleu.corpus_bleu, [[REF]], ["the"]).error is None
-        with pytest.raises(TypeError, match=r"hypotheses\[0\] is a str \('the'\).*passed unwrapped: pass \[hypothesis\] \(a list of hypotheses\)"):
+        with pytest.raises(
+            TypeError,
+            match=r"hypotheses\[0\] is a str \('the'\).*passed unwrapped: pass \[hypothesis\] \(a list of hypotheses\)",
+        ):
             corpus_bleu([[REF]], ["the"])
         assert record(nltk_bleu.corpus_bleu, [[REF]], HYP).error is AssertionError
         with pytest.raises(ValueError, match=r"3 hypotheses but 1 reference lists.*pass \[hypothesis\]"):
@@ -187,13 +195,17 @@ class TestTokensOfACorpus:
         expected = nltk_bleu.corpus_bleu(list_of_references, hypotheses, weights=(0.5, 0.5))
         assert corpus_bleu(list_of_references, hypotheses, weights=(0.5, 0.5)) == expected
         scores = bleu_scratch.batch_sentence_bleu(list_of_references, hypotheses, weights=(0.5, 0.5))
-        assert scores == [nltk_bleu.sentence_bleu(r, h, weights=(0.5, 0.5)) for r, h in zip(list_of_references, hypotheses)]
+        assert scores == [
+            nltk_bleu.sentence_bleu(r, h, weights=(0.5, 0.5)) for r, h in zip(list_of_references, hypotheses)
+        ]
 
 
 def test_not_a_sequence():
     with pytest.raises(TypeError, match=r"hypothesis must be a list of tokens, got generator.*list\(\.\.\.\)"):
         sentence_bleu([REF], (token for token in HYP))
-    with pytest.raises(TypeError, match=r"list_of_references must be a list of reference lists, got generator.*list\(\.\.\.\)"):
+    with pytest.raises(
+        TypeError, match=r"list_of_references must be a list of reference lists, got generator.*list\(\.\.\.\)"
+    ):
         corpus_bleu((refs for refs in [[REF]]), [HYP])
 
 
@@ -246,8 +258,8 @@ def test_other_collections_score_as_in_nltk(same_as_nltk, references, hypothesis
     for method in ("method0", "method5", "method6"):
         ours, theirs = getattr(bleu_scratch.SmoothingFunction(), method), getattr(nltk_bleu.SmoothingFunction(), method)
         same_as_nltk(
-            lambda: sentence_bleu(references, hypothesis, smoothing_function=ours),
-            lambda: nltk_bleu.sentence_bleu(references, hypothesis, smoothing_function=theirs),
+            lambda ours=ours: sentence_bleu(references, hypothesis, smoothing_function=ours),
+            lambda theirs=theirs: nltk_bleu.sentence_bleu(references, hypothesis, smoothing_function=theirs),
         )
     same_as_nltk(corpus_bleu, nltk_bleu.corpus_bleu, [references, references], [hypothesis, hypothesis])
     same_as_nltk(modified_precision, nltk_bleu.modified_precision, references, hypothesis, 2)

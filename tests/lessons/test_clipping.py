@@ -16,9 +16,7 @@ def test_max_reference_counts_by_hand():
     # a: max(2, 3) = 3; b: max(1, 0) = 1; c: max(0, 1) = 1.
     assert max_reference_counts(references, 1) == Counter({("a",): 3, ("b",): 1, ("c",): 1})
     # Bigrams: ab 1, ba 1 (ref 1); aa 2, ac 1 (ref 2).
-    assert max_reference_counts(references, 2) == Counter(
-        {("a", "b"): 1, ("b", "a"): 1, ("a", "a"): 2, ("a", "c"): 1}
-    )
+    assert max_reference_counts(references, 2) == Counter({("a", "b"): 1, ("b", "a"): 1, ("a", "a"): 2, ("a", "c"): 1})
 
 
 def test_empty_reference_contributes_nothing():

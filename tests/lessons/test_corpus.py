@@ -25,7 +25,9 @@ def test_corpus_stats_by_hand():
     # Pair 1 is perfect: 6 unigram and 5 bigram matches, reference length 6.
     # Pair 2, "a dog" against "a dog barked": 2 and 1 matches, reference length 3.
     stats = corpus_stats([[CAT], [DOG_REF]], [CAT, DOG_HYP], max_n=2)
-    assert stats == BleuStats(hyp_len=6 + 2, ref_len=6 + 3, matches=(6 + 2, 5 + 1), totals=(6 + 2, 5 + 1), too_short=(0, 0))
+    assert stats == BleuStats(
+        hyp_len=6 + 2, ref_len=6 + 3, matches=(6 + 2, 5 + 1), totals=(6 + 2, 5 + 1), too_short=(0, 0)
+    )
 
 
 def test_corpus_bleu_by_hand(same_as_nltk):

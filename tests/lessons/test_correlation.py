@@ -24,7 +24,10 @@ def wmt17(data_dir):
     folder = data_dir / "wmt17-en-de-systems"
     bleu = json.loads((folder / "published-figures.json").read_text(encoding="utf-8"))["bleu_mteval_v13a"]["scores"]
     rows = (folder / "human-da-syslevel.en-de.tsv").read_text(encoding="utf-8").splitlines()[1:]
-    human = {system.removeprefix("newstest2017.").removesuffix(".en-de"): float(z) for system, z in (row.split("\t") for row in rows)}
+    human = {
+        system.removeprefix("newstest2017.").removesuffix(".en-de"): float(z)
+        for system, z in (row.split("\t") for row in rows)
+    }
     names = sorted(human)
     assert sorted(bleu) == names
     return names, [bleu[name] for name in names], [human[name] for name in names]

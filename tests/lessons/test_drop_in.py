@@ -8,7 +8,12 @@ from nltk.translate import bleu_score as nltk_bleu
 import bleu_scratch
 
 PUBLIC_NAMES = [
-    "sentence_bleu", "corpus_bleu", "modified_precision", "closest_ref_length", "brevity_penalty", "SmoothingFunction",
+    "sentence_bleu",
+    "corpus_bleu",
+    "modified_precision",
+    "closest_ref_length",
+    "brevity_penalty",
+    "SmoothingFunction",
 ]
 
 
@@ -45,8 +50,11 @@ def test_smoothing_defaults_equal_nltk():
 def test_keyword_calls_work_as_in_nltk(paper, same_as_nltk):
     for module in (bleu_scratch, nltk_bleu):
         assert module.sentence_bleu(
-            references=paper.references, hypothesis=paper.candidate_1, weights=(0.5, 0.5),
-            smoothing_function=None, auto_reweigh=False,
+            references=paper.references,
+            hypothesis=paper.candidate_1,
+            weights=(0.5, 0.5),
+            smoothing_function=None,
+            auto_reweigh=False,
         ) == nltk_bleu.sentence_bleu(paper.references, paper.candidate_1, (0.5, 0.5))
     corpus = {"list_of_references": [paper.references], "hypotheses": [paper.candidate_2], "weights": (1.0,)}
     same_as_nltk(lambda: bleu_scratch.corpus_bleu(**corpus), lambda: nltk_bleu.corpus_bleu(**corpus))

@@ -14,12 +14,11 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
 from nltk.util import ngrams as nltk_ngrams
 
-import bleu_scratch
 from bleu_scratch import (
     BleuStats,
     SmoothingFunction,
-    corpus_stats,
     corpus_bleu,
+    corpus_stats,
     fast_corpus_bleu,
     fast_corpus_stats,
     fast_sentence_bleu,
@@ -54,8 +53,13 @@ def test_fast_corpus_stats_equal_corpus_stats(corpus, max_n):
     list_of_references = [references for references, _ in corpus]
     hypotheses = [hypothesis for _, hypothesis in corpus]
     for n in range(1, max_n + 1):
-        event(f"order {n}: {'some' if any(repeats_an_ngram(h, n) for h in hypotheses) else 'no'} repeated hypothesis n-gram")
-    assert fast_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(list_of_references, hypotheses, max_n)
+        event(
+            f"order {n}: {'some' if any(repeats_an_ngram(h, n) for h in hypotheses) else 'no'} "
+            "repeated hypothesis n-gram"
+        )
+    assert fast_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(
+        list_of_references, hypotheses, max_n
+    )
 
 
 @settings(max_examples=examples(100))

@@ -50,14 +50,22 @@ def synthetic():
 def test_wmt15_on_the_cluster_equals_single_process_and_nltk(wmt15, dask_client):
     references, hypotheses = wmt15
     expected = nltk_corpus_bleu(references, hypotheses)
-    assert parallel_corpus_bleu(references, hypotheses, client=dask_client, shard_size=7) == corpus_bleu(references, hypotheses) == expected
-    assert parallel_corpus_stats(references, hypotheses, client=dask_client, shard_size=30) == corpus_stats(references, hypotheses)
+    assert (
+        parallel_corpus_bleu(references, hypotheses, client=dask_client, shard_size=7)
+        == corpus_bleu(references, hypotheses)
+        == expected
+    )
+    assert parallel_corpus_stats(references, hypotheses, client=dask_client, shard_size=30) == corpus_stats(
+        references, hypotheses
+    )
 
 
 @pytest.mark.parametrize("shard_size", [1, 13, 1000])
 def test_synthetic_statistics_do_not_depend_on_the_shard_size(synthetic, dask_client, shard_size):
     references, hypotheses = synthetic
-    assert parallel_corpus_stats(references, hypotheses, 4, client=dask_client, shard_size=shard_size) == corpus_stats(references, hypotheses)
+    assert parallel_corpus_stats(references, hypotheses, 4, client=dask_client, shard_size=shard_size) == corpus_stats(
+        references, hypotheses
+    )
 
 
 def test_synthetic_score_with_last_pair_smoothing_equals_nltk(synthetic, dask_client):
@@ -101,7 +109,9 @@ def test_jobs_start_a_local_cluster_on_127_0_0_1_and_stop_it(wmt15):
         addresses = [client.scheduler.address, *client.scheduler_info()["workers"]]
         processes = [psutil.Process(pid) for pid in client.run(os.getpid).values()]
         references, hypotheses = wmt15
-        assert parallel_corpus_bleu(references, hypotheses, client=client, shard_size=10) == nltk_corpus_bleu(references, hypotheses)
+        assert parallel_corpus_bleu(references, hypotheses, client=client, shard_size=10) == nltk_corpus_bleu(
+            references, hypotheses
+        )
     assert all(address.startswith("tcp://127.0.0.1:") for address in addresses), addresses
     assert len(processes) == 2
     gone, alive = psutil.wait_procs(processes, timeout=60)

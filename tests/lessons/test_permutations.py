@@ -1,4 +1,5 @@
-"""Lesson 12: Callison-Burch, Osborne and Koehn's reorderings, against NLTK's modified precision and a brute-force count."""
+"""Lesson 12: Callison-Burch, Osborne and Koehn's reorderings, against NLTK's modified precision and a brute-force
+count."""
 
 import itertools
 import math
@@ -24,8 +25,14 @@ def test_the_papers_candidate_1_has_eight_pieces(paper):
     # Read off the three references: "action which", "which ensures", "military always", "always obeys",
     # "obeys the", "the commands" and "commands of" are in none of them; every other bigram is in one.
     assert bigram_mismatch_chunks(paper.references, paper.candidate_1) == [
-        "it is a guide to action".split(), ["which"], "ensures that the military".split(),
-        ["always"], ["obeys"], ["the"], ["commands"], "of the party".split(),
+        "it is a guide to action".split(),
+        ["which"],
+        "ensures that the military".split(),
+        ["always"],
+        ["obeys"],
+        ["the"],
+        ["commands"],
+        "of the party".split(),
     ]
     assert permutations_keeping_matches(paper.references, paper.candidate_1) == math.factorial(8)
 

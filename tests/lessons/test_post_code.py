@@ -93,7 +93,9 @@ def intro_bleu_score(translation_u, list_of_reference_u, W=[0.25 for x in range(
     modified_precisions = [
         intro_modified_precision(translation_u, list_of_reference_u, ngram=ngram) for ngram, _ in enumerate(W, start=1)
     ]
-    score = np.sum([wn * np.log(modified_precisions[i]) if modified_precisions[i] != 0 else 0 for i, wn in enumerate(W)])
+    score = np.sum(
+        [wn * np.log(modified_precisions[i]) if modified_precisions[i] != 0 else 0 for i, wn in enumerate(W)]
+    )
     return bp * np.exp(score)
 
 
@@ -119,7 +121,7 @@ def notes_count_clip(ngram, cand, refs, n):
 
 def notes_modified_ngram_precision(refs, cand, n):
     sum_count_clip = 0
-    for ngram, cnt in notes_count_ngram(cand, n).items():
+    for ngram, _cnt in notes_count_ngram(cand, n).items():
         sum_count_clip += notes_count_clip(ngram, cand, refs, n)
     return sum_count_clip / (len(cand) - n + 1)
 
@@ -225,7 +227,9 @@ def test_study_notes_bleu_is_the_notes_bleu_score(references, hypothesis, weight
 
 
 # Words with capitals, punctuation alone or inside, digits, an underscore and letters outside ASCII.
-text_words = st.sampled_from(["the", "The", "cat", "cat.", "Café", "café", "-", "...", "it's", "its", "2x", "_", "mat!", "Straße"])
+text_words = st.sampled_from(
+    ["the", "The", "cat", "cat.", "Café", "café", "-", "...", "it's", "its", "2x", "_", "mat!", "Straße"]
+)
 lines = st.lists(text_words, max_size=10).map(" ".join)
 
 

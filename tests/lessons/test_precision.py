@@ -128,7 +128,11 @@ class TestPrecisionType:
     def test_copies_and_pickles_keep_raw_counts(self):
         # Fraction rebuilds copies from reduced parts; a precision sent to another
         # process (pickled) must still add up as 2/4, not 1/2.
-        for copied in (copy.copy(Precision(2, 4)), copy.deepcopy(Precision(2, 4)), pickle.loads(pickle.dumps(Precision(2, 4)))):
+        for copied in (
+            copy.copy(Precision(2, 4)),
+            copy.deepcopy(Precision(2, 4)),
+            pickle.loads(pickle.dumps(Precision(2, 4))),
+        ):
             assert type(copied) is Precision
             assert (copied.numerator, copied.denominator) == (2, 4)
 

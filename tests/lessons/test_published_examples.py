@@ -36,9 +36,7 @@ from bleu_scratch.lesson08_published import (
 EXAMPLES = load_examples(Path(__file__).resolve().parents[2] / "data" / "published_examples.json")
 FIGURES = [e for e in EXAMPLES if e["quantity"] != "note"]
 NOTES = [e for e in EXAMPLES if e["quantity"] == "note"]
-OLD_NLTK_SCORES = [
-    e for e in FIGURES if e["quantity"] == "sentence_bleu" and isinstance(e["reported"], float)
-]
+OLD_NLTK_SCORES = [e for e in FIGURES if e["quantity"] == "sentence_bleu" and isinstance(e["reported"], float)]
 SHIP_REFERENCES = [s.split() for s in ["this is a ship", "it is ship", "ship it is", "a ship, it is"]]
 
 
@@ -97,7 +95,9 @@ def test_the_seven_old_scores_and_what_nltk_3_10_4_gives():
         old_rule = SmoothingFunction(epsilon=0).method1
         assert sentence_bleu(references, hypothesis, smoothing_function=old_rule) == entry["reported"]
         assert (
-            nltk_bleu.sentence_bleu(references, hypothesis, smoothing_function=nltk_bleu.SmoothingFunction(epsilon=0).method1)
+            nltk_bleu.sentence_bleu(
+                references, hypothesis, smoothing_function=nltk_bleu.SmoothingFunction(epsilon=0).method1
+            )
             == entry["reported"]
         )
         # Today's default: one factor exp(0.25 * log(2.2e-308)) ~ 1e-77 per zero order.
@@ -105,7 +105,7 @@ def test_the_seven_old_scores_and_what_nltk_3_10_4_gives():
             today = nltk_bleu.sentence_bleu(references, hypothesis)
         zero_orders = sum(modified_precision(references, hypothesis, n).numerator == 0 for n in (1, 2, 3, 4))
         assert zero_orders in (1, 3)
-        assert 1e-78 ** zero_orders < today < 1e-76 ** zero_orders
+        assert 1e-78**zero_orders < today < 1e-76**zero_orders
 
 
 def test_the_table_has_one_row_per_entry_and_no_difference():

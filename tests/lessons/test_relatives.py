@@ -91,7 +91,9 @@ class TestWordNetStandIn:
         assert score == pytest.approx(fmean * (1 - penalty))
 
     def test_a_synonym_aligns_as_the_word_itself_would(self):
-        with_synonym = "it is a guide to action that guarantees that the military will forever heed party commands".split()
+        with_synonym = (
+            "it is a guide to action that guarantees that the military will forever heed party commands".split()
+        )
         # NLTK looks synonyms up for the stems the stem stage leaves (Porter: guarante, ensur).
         stems = WordNetStandIn({"guarante": ["ensur"]})
         unaligned = meteor_score([self.REFERENCE], with_synonym, wordnet=WordNetStandIn())
@@ -99,7 +101,9 @@ class TestWordNetStandIn:
         assert unaligned < aligned == meteor_score([self.REFERENCE], self.REFERENCE, wordnet=WordNetStandIn())
 
     def test_nltk_looks_up_stems_not_the_words(self):
-        with_synonym = "it is a guide to action that guarantees that the military will forever heed party commands".split()
+        with_synonym = (
+            "it is a guide to action that guarantees that the military will forever heed party commands".split()
+        )
         words = WordNetStandIn({"guarantees": ["ensures"]})
         assert meteor_score([self.REFERENCE], with_synonym, wordnet=words) == meteor_score(
             [self.REFERENCE], with_synonym, wordnet=WordNetStandIn()

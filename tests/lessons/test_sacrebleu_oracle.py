@@ -143,7 +143,9 @@ def test_random_corpora(corpus, max_n, smoothing, effective_order):
         assert_same_as_sacrebleu(stats, theirs, **options)
 
 
-RAW = st.lists(st.sampled_from(["a", "b", "A", "9", ".", ",", "-", "'", "!", "&amp;", " ", " "]), max_size=16).map("".join)
+RAW = st.lists(st.sampled_from(["a", "b", "A", "9", ".", ",", "-", "'", "!", "&amp;", " ", " "]), max_size=16).map(
+    "".join
+)
 
 
 @settings(max_examples=examples(150))

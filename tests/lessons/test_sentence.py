@@ -153,7 +153,9 @@ def test_auto_reweigh_by_hand(same_as_nltk):
     # 3 tokens, default weights: reweighed to (1/3, 1/3, 1/3), all precisions 1
     # ("a b c" in "a b c d"), BP = exp(1 - 4/3). NLTK still warns about the
     # missing 4-gram because smoothing runs before the reweighing.
-    outcome = same_as_nltk(sentence_bleu, nltk_sentence_bleu, [["a", "b", "c", "d"]], ["a", "b", "c"], auto_reweigh=True)
+    outcome = same_as_nltk(
+        sentence_bleu, nltk_sentence_bleu, [["a", "b", "c", "d"]], ["a", "b", "c"], auto_reweigh=True
+    )
     assert outcome.value == pytest.approx(math.exp(1 - 4 / 3), rel=1e-15)
     assert len(outcome.warnings) == 1
 

@@ -20,9 +20,16 @@ from sacrebleu.significance import PairedTest, _compute_p_value, estimate_ci
 
 import bleu_scratch
 from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
-from bleu_scratch.notebook import read_lines
-from bleu_scratch.lesson11_resampling import bootstrap_draws, bootstrap_interval, draw_counts, resampled_stats, row_stats, stats_row
+from bleu_scratch.lesson11_resampling import (
+    bootstrap_draws,
+    bootstrap_interval,
+    draw_counts,
+    resampled_stats,
+    row_stats,
+    stats_row,
+)
 from bleu_scratch.lesson11_significance import p_value
+from bleu_scratch.notebook import read_lines
 from tests.quick import examples
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
@@ -64,7 +71,11 @@ tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=9)
 @settings(max_examples=examples(200))
 @given(
     st.integers(1, 3).flatmap(
-        lambda n_refs: st.lists(st.tuples(st.lists(tokens, min_size=2, max_size=2), st.lists(tokens, min_size=n_refs, max_size=n_refs)), min_size=1, max_size=6)
+        lambda n_refs: st.lists(
+            st.tuples(st.lists(tokens, min_size=2, max_size=2), st.lists(tokens, min_size=n_refs, max_size=n_refs)),
+            min_size=1,
+            max_size=6,
+        )
     ),
     st.integers(1, 5),
 )
@@ -83,7 +94,9 @@ def test_segment_table_of_wmt17_is_lesson_10s_statistics(systems):
     tokenize = bleu_scratch.TOKENIZERS["13a"]
     hypotheses = [[tokenize(line) for line in lines] for _, lines in named[:2]]
     references = [[tokenize(line) for line in reference]]
-    expected = [[stats_row(fast_sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses]
+    expected = [
+        [stats_row(fast_sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses
+    ]
     assert segment_table(hypotheses, references).tolist() == expected
 
 
@@ -244,5 +257,7 @@ def test_the_door_explains_bad_input(change, error, words):
 
 
 def test_the_door_accepts_tuples_and_passes_lists():
-    as_tuples = paired_test(tuple((name, tuple(lines)) for name, lines in SYSTEMS), (tuple(REFERENCES[0]),), n_samples=50)
+    as_tuples = paired_test(
+        tuple((name, tuple(lines)) for name, lines in SYSTEMS), (tuple(REFERENCES[0]),), n_samples=50
+    )
     assert as_tuples == paired_test(SYSTEMS, REFERENCES, n_samples=50)

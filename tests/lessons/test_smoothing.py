@@ -81,8 +81,16 @@ def test_method6_by_hand():
 
 @pytest.mark.parametrize(
     "method, printed",
-    [("method0", "0.4118"), ("method1", "0.4118"), ("method2", "0.4452"), ("method3", "0.4118"),
-     ("method4", "0.4118"), ("method5", "0.4905"), ("method6", "0.4135"), ("method7", "0.4905")],
+    [
+        ("method0", "0.4118"),
+        ("method1", "0.4118"),
+        ("method2", "0.4452"),
+        ("method3", "0.4118"),
+        ("method4", "0.4118"),
+        ("method5", "0.4905"),
+        ("method6", "0.4135"),
+        ("method7", "0.4905"),
+    ],
 )
 def test_nltk_docstring_figures(paper_cased, same_as_nltk, smoothers, method, printed):
     # SmoothingFunction's doctest in NLTK: candidate 1 against reference 1 only.
@@ -134,7 +142,9 @@ def test_sentence_bleu_with_each_method_equals_nltk(paper, same_as_nltk, record,
 
 
 @pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("parameters", [{"epsilon": 0.5}, {"alpha": 0.5}, {"k": 1}, {"epsilon": 1, "alpha": 2, "k": 0.3}])
+@pytest.mark.parametrize(
+    "parameters", [{"epsilon": 0.5}, {"alpha": 0.5}, {"k": 1}, {"epsilon": 1, "alpha": 2, "k": 0.3}]
+)
 def test_parameters_equal_nltk(paper, same_as_nltk, smoothers, method, parameters):
     ours, theirs = smoothers(method, **parameters)
     hypothesis = paper.candidate_1[:9]  # "it is a guide to action which ensures that": has trigram matches

@@ -42,7 +42,7 @@ TRICKY = [
     "end-\nof line\nnext",
     "tab\there\rcarriage\x0bvertical\x1cfile-sep",
     "a\u00a0b\u200bc\u2028d\u3000e",  # Python's str.split() splits on NBSP, not on ZWSP
-    "{|}~[\\]^_`!\"#$%&()*+:;<=>?@/",
+    '{|}~[\\]^_`!"#$%&()*+:;<=>?@/',
     "«Премьер-министры» Индии, 2014-2015 гг.",
     "Ünïcödé… “quotes” — dash",
     "1,000,000.00 0.5. .5 5.",
@@ -67,7 +67,17 @@ def test_13a_by_hand():
     # in '3.50' sits between digits; the comma before a space is split; the
     # hyphen after '1990' is split, the one in 'well-known' is not; case is kept.
     assert tokenize_13a("It's $3.50, a 1990-2000 well-known deal!") == [
-        "It's", "$", "3.50", ",", "a", "1990", "-", "2000", "well-known", "deal", "!"
+        "It's",
+        "$",
+        "3.50",
+        ",",
+        "a",
+        "1990",
+        "-",
+        "2000",
+        "well-known",
+        "deal",
+        "!",
     ]
     assert tokenize_13a("&amp;lt;") == ["<"]
     assert tokenize_13a("hyphen-\nated") == ["hyphenated"]
@@ -76,9 +86,7 @@ def test_13a_by_hand():
 # Characters that meet every rule, the ones in digit/period/comma/hyphen rules
 # drawn as often as all the others together (symbols, escapes, line breaks).
 OTHER_PIECES = list("b'&;\"<>$\n\t\u00a0Я") + ["&amp;", "&lt;", "&gt;", "&quot;", "<skipped>"]
-TEXT_13A = st.lists(
-    st.one_of(st.sampled_from(list("9.,-a ")), st.sampled_from(OTHER_PIECES)), max_size=20
-).map("".join)
+TEXT_13A = st.lists(st.one_of(st.sampled_from(list("9.,-a ")), st.sampled_from(OTHER_PIECES)), max_size=20).map("".join)
 
 
 @settings(max_examples=examples(400))
@@ -108,7 +116,16 @@ def test_whitespace_and_lowercase_by_hand():
 def test_paper_tokens_by_hand():
     # The BLEU paper counts "Party." as "party", and a lone "-" as nothing.
     assert tokenize_paper("It is the guiding principle of the Party. - O'Neil's 2nd") == [
-        "it", "is", "the", "guiding", "principle", "of", "the", "party", "oneils", "2nd"
+        "it",
+        "is",
+        "the",
+        "guiding",
+        "principle",
+        "of",
+        "the",
+        "party",
+        "oneils",
+        "2nd",
     ]
 
 
@@ -116,13 +133,19 @@ def test_one_registry_in_lesson_order_under_sacrebleus_names():
     assert list(TOKENIZERS) == ["none", "lowercase", "punctuation", "paper", "13a"]
     # The registry holds the public functions, which check their input first.
     assert [tokenize.__name__ for tokenize in TOKENIZERS.values()] == [
-        "tokenize_whitespace", "tokenize_lowercase", "tokenize_punctuation", "tokenize_paper", "tokenize_13a"
+        "tokenize_whitespace",
+        "tokenize_lowercase",
+        "tokenize_punctuation",
+        "tokenize_paper",
+        "tokenize_13a",
     ]
     assert TOKENIZERS["13a"] is tokenize_13a
 
 
 @pytest.mark.parametrize(
-    "tokenize", [tokenize_whitespace, tokenize_lowercase, tokenize_punctuation, tokenize_paper, tokenize_13a], ids=list(TOKENIZERS)
+    "tokenize",
+    [tokenize_whitespace, tokenize_lowercase, tokenize_punctuation, tokenize_paper, tokenize_13a],
+    ids=list(TOKENIZERS),
 )
 def test_tokens_passed_again_is_a_clear_type_error(tokenize):
     with pytest.raises(TypeError, match="takes one line of text"):

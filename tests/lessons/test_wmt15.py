@@ -34,8 +34,12 @@ def multi_bleu(data_dir):
     assert match, "the multi-bleu.perl line is missing from the README"
     bleu, *precisions, bp, ratio, hyp_len, ref_len = match.groups()
     return {
-        "bleu": bleu, "precisions": precisions, "bp": bp, "ratio": ratio,
-        "hyp_len": int(hyp_len), "ref_len": int(ref_len),
+        "bleu": bleu,
+        "precisions": precisions,
+        "bp": bp,
+        "ratio": ratio,
+        "hyp_len": int(hyp_len),
+        "ref_len": int(ref_len),
     }
 
 
@@ -53,8 +57,12 @@ def mteval_cumulative(data_dir):
 def test_published_figure_is_what_the_readme_says(multi_bleu):
     # Guard against a misparse: the line quoted in the issue.
     assert multi_bleu == {
-        "bleu": "23.17", "precisions": ["53.8", "29.6", "17.6", "10.3"], "bp": "1.000", "ratio": "1.074",
-        "hyp_len": 1989, "ref_len": 1852,
+        "bleu": "23.17",
+        "precisions": ["53.8", "29.6", "17.6", "10.3"],
+        "bp": "1.000",
+        "ratio": "1.074",
+        "hyp_len": 1989,
+        "ref_len": 1852,
     }
 
 

@@ -26,7 +26,8 @@ def wmt17(data_dir):
     stored = json.loads((folder / "relatives-scores.json").read_text(encoding="utf-8"))
     references = read_lines(folder / "newstest2017.ref.de")
     outputs = {
-        name: read_lines(folder / "systems" / f"newstest2017.{name}.en-de") for name in published["bleu_mteval_v13a"]["scores"]
+        name: read_lines(folder / "systems" / f"newstest2017.{name}.en-de")
+        for name in published["bleu_mteval_v13a"]["scores"]
     }
     return published, stored, references, outputs
 
@@ -47,11 +48,18 @@ def test_bleu_reproduces_every_published_mteval_figure(wmt17):
 def test_stored_chrf_is_chrf_scripts_figure_but_for_promts_no_break_spaces(wmt17):
     published, stored, _, outputs = wmt17
     figures = published["chrf_official_script"]["scores"]
-    differ = [name for name, figure in figures.items() if round(stored["scores"][name]["chrF (chrF++.py averaging)"], 4) != figure]
+    differ = [
+        name
+        for name, figure in figures.items()
+        if round(stored["scores"][name]["chrF (chrF++.py averaging)"], 4) != figure
+    ]
     assert differ == ["PROMT-Rule-based.4735"]
     assert [name for name, lines in outputs.items() if any("\xa0" in line for line in lines)] == differ
     # sacrebleu's default averaging rounds to the same four decimals.
-    assert all(round(stored["scores"][name]["chrF"], 4) == round(stored["scores"][name]["chrF (chrF++.py averaging)"], 4) for name in figures)
+    assert all(
+        round(stored["scores"][name]["chrF"], 4) == round(stored["scores"][name]["chrF (chrF++.py averaging)"], 4)
+        for name in figures
+    )
 
 
 def test_stored_ter_is_tercoms_figure_at_its_three_decimals(wmt17):

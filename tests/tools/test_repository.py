@@ -65,7 +65,10 @@ def test_without_the_package_the_cell_clones_installs_and_finds_it(monkeypatch, 
     monkeypatch.setattr(sys, "path", list(sys.path))
     exec(repository.colab_cell("alice/bleu-course"), {})
     clone = tmp_path.resolve() / "bleu-from-scratch"
-    assert commands[0][0][:2] == ["git", "clone"] and commands[0][0][-2:] == ["https://github.com/alice/bleu-course", str(clone)]
+    assert commands[0][0][:2] == ["git", "clone"] and commands[0][0][-2:] == [
+        "https://github.com/alice/bleu-course",
+        str(clone),
+    ]
     assert commands[1][0][1:] == ["-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"]
     assert commands[1][1]["cwd"] == clone
     assert sys.path[0] == str(clone)
