@@ -71,8 +71,10 @@ def markdown_of(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
 def test_title_reading_time_and_goals(path):
     markdown = markdown_of(path)
-    assert markdown[0].startswith(f"# {path.name.split('_')[0]} "), "the first cell is the title, with the notebook's number"
-    assert re.search(r"^\*About \d+ minutes to read; [^*]+ to run\.\*$", markdown[0], re.M), "say how long it takes to read and run"
+    title = f"# {path.name.split('_')[0]} "
+    assert markdown[0].startswith(title), "the first cell is the title, with the notebook's number"
+    reading_time = r"^\*About \d+ minutes to read; [^*]+ to run\.\*$"
+    assert re.search(reading_time, markdown[0], re.M), "say how long it takes to read and run"
     assert re.search(r"learning goals|you will learn", markdown[0] + markdown[1 % len(markdown)], re.I)
 
 
@@ -101,7 +103,9 @@ def test_core_lessons_have_plots():
     with_png = [
         p.name
         for p in core
-        if any("image/png" in o.get("data", {}) for c in load(p)["cells"] if c["cell_type"] == "code" for o in c["outputs"])
+        if any(
+            "image/png" in o.get("data", {}) for c in load(p)["cells"] if c["cell_type"] == "code" for o in c["outputs"]
+        )
     ]
     assert len(with_png) >= 4, with_png
 
@@ -119,11 +123,13 @@ def test_exercises_carry_nbgrader_metadata(path):
     marked = [i for i in code if "### BEGIN SOLUTION" in "".join(cells[i]["source"])]
     for i in marked:
         solution = cells[i]["metadata"].get("nbgrader", {})
-        assert (solution.get("solution"), solution.get("grade"), solution.get("locked")) == (True, False, False), f"cell {i + 1}"
+        flags = (solution.get("solution"), solution.get("grade"), solution.get("locked"))
+        assert flags == (True, False, False), f"cell {i + 1}"
         check = cells[code[code.index(i) + 1]]
         assert "assert" in "".join(check["source"])
         tests = check["metadata"].get("nbgrader", {})
-        assert (tests.get("grade"), tests.get("solution"), tests.get("locked")) == (True, False, True), f"check of cell {i + 1}"
+        flags = (tests.get("grade"), tests.get("solution"), tests.get("locked"))
+        assert flags == (True, False, True), f"check of cell {i + 1}"
         assert tests["points"] > 0
     tagged = [cell["metadata"]["nbgrader"] for cell in cells if "nbgrader" in cell["metadata"]]
     assert len(tagged) >= 2 * len(marked)
