@@ -219,14 +219,19 @@ SLOW_FILES = {
     "tests/classroom/test_gradebook.py",
     "tests/classroom/test_packaging.py",
     "tests/classroom/test_release.py",
+    "tests/classroom/test_leaks.py",  # writes whole editions
     "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
     "tests/lessons/test_parallel.py",  # Dask clusters
     "tests/lessons/test_wmt17_relatives.py",  # 16 systems scored by every relative
 }
-# Single slow tests in otherwise quick files: a Dask cluster, or all 16 WMT17 systems.
+# Single slow tests in otherwise quick files: all 16 WMT17 systems, or thousands of resamples.
 SLOW_TESTS = {
     "tests/lessons/test_significance.py::test_paired_bootstrap_on_16_wmt17_systems_equals_sacrebleu",
     "tests/lessons/test_significance.py::test_bootstrap_p_values_match_moses_within_0_01",
+    "tests/lessons/test_significance.py::test_randomization_p_values_match_multeval_within_0_01",
+    "tests/lessons/test_significance.py::test_approximate_randomization_equals_sacrebleu",
+    "tests/cli/test_compare.py::test_json_is_sacrebleus_paired_bootstrap",
+    "tests/cli/test_compare.py::test_json_is_sacrebleus_approximate_randomization",
 }
 # Words in a test's name that say it starts a cluster.
 CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask")

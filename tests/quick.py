@@ -7,9 +7,5 @@ QUICK = False
 
 
 def examples(count: int) -> int:
-    """``count``, or a tenth of it (at least 20) in the quick loop.
-
-    >>> examples(300)
-    300
-    """
+    """``count``, or a tenth of it (at least 20) in the quick loop."""
     return max(20, count // 10) if QUICK else count
