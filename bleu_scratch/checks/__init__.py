@@ -55,7 +55,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
 
     def decorate(function: Function) -> Function:
         parameters = inspect.signature(function).parameters.values()
-        names = [parameter.name for parameter in parameters]
+        name, names = function.__name__, [parameter.name for parameter in parameters]
         defaults = {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
         if any(parameter.kind != parameter.POSITIONAL_OR_KEYWORD for parameter in parameters):
             raise TypeError(f"a door takes plain parameters: {function.__name__} has {inspect.signature(function)}")
@@ -65,10 +65,11 @@ def door(*checks: Check) -> Callable[[Function], Function]:
             if _inside_a_door.get():
                 return function(*args, **kwargs)
             arguments = {**defaults, **dict(zip(names, args)), **kwargs}
-            if len(args) > len(names) or len(arguments) != len(names) or set(kwargs) & set(names[: len(args)]):
+            fits = len(args) <= len(names) and len(arguments) == len(names)
+            if not fits or (kwargs and not kwargs.keys().isdisjoint(names[: len(args)])):
                 return function(*args, **kwargs)  # a call that does not fit: Python's own message
             for check in checks:
-                check(arguments, function.__name__)
+                check(arguments, name)
             entered = _inside_a_door.set(True)
             try:
                 return function(**arguments)
