@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Placeholder until the project has its public address: --set replaces it everywhere.
 REPOSITORY = "OWNER/bleu-from-scratch"
 # The files that name the repository, besides the notebooks.
-NAMING_FILES = ["tools/repository.py", "README.md", "tools/build_site.py"]
+NAMING_FILES = ["tools/repository.py", "README.md", "tools/build_site.py", "pyproject.toml"]
 COLAB_TAG = "remove-cell"
 
 # A backslash at the end of a line joins the next one to it: two lines of the cell are longer than this file's.
