@@ -227,6 +227,8 @@ def test_the_match_view_renders_inside_a_page_of_the_site(chromium, site, tmp_pa
 
 def test_ci_runs_the_readmes_test_command_which_installs_the_browser_first():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv") and "pytest" in line)
-    assert command.split(" && ")[-2:] == ["bash tools/install_browser.sh", ".venv/bin/python -m pytest"]
+    command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv") and "check.sh" in line)
+    assert command.split(" && ")[-2:] == ["bash tools/install_browser.sh", "bash tools/check.sh"]
+    # tools/check.sh ends in the whole pytest run, after the lint, format and type checks.
+    assert (ROOT / "tools" / "check.sh").read_text(encoding="utf-8").splitlines()[-1] == '"$python" -m pytest "$@"'
     assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()[-1] == command
