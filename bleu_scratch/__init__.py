@@ -18,13 +18,14 @@ are imported when first used.
 1.0
 """
 
+# The imports follow the lessons' order, not the alphabet.
+# ruff: noqa: I001
 import importlib
 from typing import Any
 
 __version__ = "0.2.0"
 
 # Lesson 01: tokens and n-grams
-from .lesson01_ngrams import count_ngrams, ngrams
 from .lesson01_tokenize import (
     TOKENIZERS,
     tokenize_13a,
@@ -33,13 +34,14 @@ from .lesson01_tokenize import (
     tokenize_punctuation,
     tokenize_whitespace,
 )
+from .lesson01_ngrams import count_ngrams, ngrams
 
 # Lesson 02: clipping
 from .lesson02_clipping import clipped_counts, max_reference_counts
-from .lesson03_matches import explain
 
 # Lesson 03: modified precision
 from .lesson03_precision import Precision, modified_precision
+from .lesson03_matches import explain
 
 # Lesson 04: the brevity penalty
 from .lesson04_brevity import brevity_penalty, closest_ref_length
@@ -59,7 +61,6 @@ from .lesson06_corpus import corpus_bleu, corpus_stats
 
 # Lesson 07: smoothing
 from .lesson07_smoothing import SmoothingError, SmoothingFunction
-from .lesson08_posts import introduction_bleu, kirchhoff_bleu, kirchhoff_tokenize, numpy_sum, study_notes_bleu
 
 # Lesson 08: published figures and the variants behind them
 from .lesson08_variants import (
@@ -67,6 +68,13 @@ from .lesson08_variants import (
     renormalised_weights,
     shortest_ref_length,
     variant_sentence_bleu,
+)
+from .lesson08_posts import (
+    introduction_bleu,
+    kirchhoff_bleu,
+    kirchhoff_tokenize,
+    numpy_sum,
+    study_notes_bleu,
 )
 
 # Lesson 09: sacrebleu

@@ -2,7 +2,7 @@
 
 ``sentence_stats`` builds a Counter per reference per order and clips with
 Python loops: clear, but as slow as NLTK. This module computes the same
-``BleuStats`` (tests/test_fast.py checks equality on random corpora) with the
+``BleuStats`` (tests/lessons/test_fast.py checks equality on random corpora) with the
 per-n-gram work inside C, and with less of it:
 
 - n-grams come from ``zip`` over shifted slices; unigrams are the tokens

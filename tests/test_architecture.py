@@ -262,6 +262,9 @@ def test_a_call_that_does_not_fit_gets_pythons_own_message():
         bleu_scratch.sentence_bleu(REFERENCES)
     with pytest.raises(TypeError, match=r"got an unexpected keyword argument 'smoothing'"):
         bleu_scratch.sentence_bleu(REFERENCES, HYPOTHESIS, smoothing=None)
+    # A misspelt keyword in place of a required argument: Python's message too, not a KeyError.
+    with pytest.raises(TypeError, match=r"got an unexpected keyword argument 'hypotheses'"):
+        bleu_scratch.sentence_bleu(REFERENCES, hypotheses=HYPOTHESIS)
 
 
 def test_importing_changes_nothing_and_lessons_01_to_09_need_only_the_standard_library():

@@ -9,7 +9,9 @@ array of tokens becomes a list) or raises an error that says how to fix it
 
 The lessons call one another: ``sentence_bleu`` calls ``sentence_stats``.
 Their input is already checked, so a call made while a door's function runs
-goes straight in, and every check runs once per public call.
+goes straight in, and every check runs once per public call. (So does a call
+from code of yours that a lesson calls, such as a smoothing function: its
+arguments are not checked.)
 """
 
 import functools
@@ -56,6 +58,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
     def decorate(function: Function) -> Function:
         parameters = inspect.signature(function).parameters.values()
         name, names = function.__name__, [parameter.name for parameter in parameters]
+        known = set(names)
         defaults = {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
         if any(parameter.kind != parameter.POSITIONAL_OR_KEYWORD for parameter in parameters):
             raise TypeError(f"a door takes plain parameters: {function.__name__} has {inspect.signature(function)}")
@@ -65,7 +68,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
             if _inside_a_door.get():
                 return function(*args, **kwargs)
             arguments = {**defaults, **dict(zip(names, args)), **kwargs}
-            fits = len(args) <= len(names) and len(arguments) == len(names)
+            fits = len(args) <= len(names) and arguments.keys() == known
             if not fits or (kwargs and not kwargs.keys().isdisjoint(names[: len(args)])):
                 return function(*args, **kwargs)  # a call that does not fit: Python's own message
             for check in checks:

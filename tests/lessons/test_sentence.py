@@ -7,12 +7,16 @@ import sys
 
 import numpy as np
 import pytest
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_scratch import (
     BleuStats,
     Precision,
     bleu_from_stats,
+    corpus_bleu,
+    fast_corpus_bleu,
+    fast_sentence_bleu,
     geometric_mean_score,
     sentence_bleu,
     sentence_stats,
@@ -197,3 +201,13 @@ def test_published_nltk_examples_equal_nltk_3_10_4(data_dir, same_as_nltk):
         outcome = same_as_nltk(sentence_bleu, nltk_sentence_bleu, references, hypothesis, tuple(example["weights"]))
         if isinstance(example["reported"], float):
             assert outcome.value < 1e-70 < example["reported"]
+
+
+@pytest.mark.parametrize("falsy", [False, 0, "", []])
+def test_any_false_smoothing_function_means_none_like_nltk(same_as_nltk, falsy):
+    # NLTK tests `if not smoothing_function`: anything false smooths with method0, warnings included.
+    references, hypothesis = [list("abcde")], list("abx")
+    same_as_nltk(sentence_bleu, nltk_sentence_bleu, references, hypothesis, (0.25,) * 4, falsy)
+    same_as_nltk(corpus_bleu, nltk_corpus_bleu, [references], [hypothesis], (0.25,) * 4, falsy)
+    same_as_nltk(fast_sentence_bleu, nltk_sentence_bleu, references, hypothesis, (0.25,) * 4, falsy)
+    same_as_nltk(fast_corpus_bleu, nltk_corpus_bleu, [references], [hypothesis], (0.25,) * 4, falsy)
