@@ -7,18 +7,15 @@ it were not installed; the progress bar's case runs with stderr on a
 pseudo-terminal, as at a user's terminal.
 """
 
-import os
-import pty
-import select
 import subprocess
 import sys
-import time
 
 import pytest
 
 import bleu_scratch
 from bleu_cli import compare, main
 from tests.cli.run_command import WMT15_LINE, write
+from tests.terminal import run_in_terminal
 
 # The command run with some modules missing: python -c WITHOUT MODULES COMMAND ARGS...
 WITHOUT = """
@@ -35,37 +32,6 @@ NO_BAR = "no progress bar: pip install 'bleu-scratch[cli]' for one"
 
 def without(modules: str, command: str, *argv: str) -> list[str]:
     return [sys.executable, "-c", WITHOUT, modules, command, *argv]
-
-
-def run_in_terminal(argv: list[str], timeout: float = 120) -> tuple[int, str, str]:
-    """Run ``argv`` with stderr on a pseudo-terminal and stdout on a pipe: its status, stdout, and what the
-    terminal showed."""
-    control, terminal = pty.openpty()
-    try:
-        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=terminal)
-    finally:
-        os.close(terminal)
-    shown, deadline = b"", time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([control], [], [], 1)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(control, 4096)
-            except OSError:  # EIO: the process closed the terminal's last end
-                break
-            if not chunk:
-                break
-            shown += chunk
-        out, _ = process.communicate(timeout=timeout)
-    finally:
-        os.close(control)
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    # A terminal ends its lines with CR LF.
-    return process.returncode, out.decode(), shown.decode().replace("\r\n", "\n")
 
 
 @pytest.mark.parametrize("command, prog", [(main, "bleu-scratch"), (compare.main, "bleu-scratch-compare")])
@@ -93,13 +59,15 @@ def test_scores_with_numpy_alone_when_stderr_is_no_terminal(wmt15):
 
 
 def test_without_tqdm_a_terminal_gets_one_line_and_the_score(wmt15):
-    status, out, shown = run_in_terminal(without("tqdm", SCORE, wmt15["google.ru"], wmt15["ref.ru"]))
+    status, out, shown = run_in_terminal(without("tqdm", SCORE, wmt15["google.ru"], wmt15["ref.ru"]), stdout_too=False)
     assert (status, out, shown) == (0, WMT15_LINE + "\n", f"bleu-scratch: {NO_BAR}\n")
 
 
 def test_with_tqdm_a_terminal_gets_no_such_line(wmt15):
     # At most the bar itself, should scoring outlast its delay on a busy machine.
-    status, out, shown = run_in_terminal([sys.executable, "-m", "bleu_cli", wmt15["google.ru"], wmt15["ref.ru"]])
+    status, out, shown = run_in_terminal(
+        [sys.executable, "-m", "bleu_cli", wmt15["google.ru"], wmt15["ref.ru"]], stdout_too=False
+    )
     assert (status, out) == (0, WMT15_LINE + "\n")
     assert NO_BAR not in shown and "Traceback" not in shown and "error" not in shown
 
@@ -109,7 +77,7 @@ def test_compare_without_tqdm_a_terminal_gets_one_line_and_the_table(tmp_path):
     system = write(tmp_path / "system.txt", b"a b c x\ne f g h\n")
     reference = write(tmp_path / "ref.txt", b"a b c d\ne f g x\n")
     argv = [baseline, system, "--references", reference, "--samples", "20", "--tokenize", "none"]
-    status, out, shown = run_in_terminal(without("tqdm", COMPARE, *argv))
+    status, out, shown = run_in_terminal(without("tqdm", COMPARE, *argv), stdout_too=False)
     assert (status, shown) == (0, f"bleu-scratch-compare: {NO_BAR}\n")
     assert out.splitlines()[2].startswith("Baseline: ")
 

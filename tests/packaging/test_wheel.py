@@ -14,9 +14,7 @@ import importlib.metadata
 import json
 import math
 import os
-import pty
 import re
-import select
 import shutil
 import subprocess
 import sys
@@ -28,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import bleu_scratch
+from tests.terminal import run_in_terminal
 
 pytestmark = pytest.mark.slow
 
@@ -159,36 +158,6 @@ def files(tmp_path_factory) -> Path:
     return folder
 
 
-def in_terminal(argv: list, cwd: Path, env: dict[str, str], timeout: float = 120) -> tuple[int, str]:
-    """Run ``argv`` with stdin, stdout and stderr on a pseudo-terminal: its exit status and what the terminal showed."""
-    control, terminal = pty.openpty()
-    try:
-        process = subprocess.Popen(argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env)
-    finally:
-        os.close(terminal)
-    shown, deadline = b"", time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([control], [], [], 1)
-            if not ready:
-                continue
-            try:
-                chunk = os.read(control, 65536)
-            except OSError:  # EIO: every process has closed the terminal
-                break
-            if not chunk:
-                break
-            shown += chunk
-        status = process.wait(timeout=max(deadline - time.monotonic(), 1))
-    finally:
-        os.close(control)
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    # A terminal ends its lines with CR LF.
-    return status, shown.decode("utf-8", errors="replace").replace("\r\n", "\n")
-
-
 def lines_of(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
@@ -282,13 +251,15 @@ print(json.dumps({{
 
 @pytest.mark.parametrize("command", ["bleu-scratch", "bleu-scratch-compare"])
 def test_version_at_a_terminal(installed, files, command):
-    status, shown = in_terminal([installed.venv / "bin" / command, "--version"], files, installed.env)
+    status, _, shown = run_in_terminal([installed.venv / "bin" / command, "--version"], files, installed.env)
     assert "Traceback" not in shown, shown
     assert (status, lines_of(shown)) == (0, [f"{command} {VERSION}"]), shown
 
 
 def test_bleu_scratch_scores_at_a_terminal_without_tqdm(installed, files):
-    status, shown = in_terminal([installed.venv / "bin" / "bleu-scratch", "hyp.txt", "ref.txt"], files, installed.env)
+    status, _, shown = run_in_terminal(
+        [installed.venv / "bin" / "bleu-scratch", "hyp.txt", "ref.txt"], files, installed.env
+    )
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status == 0 and SCORE_LINE in lines, shown
@@ -299,7 +270,7 @@ def test_bleu_scratch_scores_at_a_terminal_without_tqdm(installed, files):
 def test_bleu_scratch_compare_scores_at_a_terminal_without_tqdm(installed, files):
     command = installed.venv / "bin" / "bleu-scratch-compare"
     argv = [command, "hyp.txt", "system.txt", "-r", "ref.txt", "--tokenize", "none", "--samples", "100"]
-    status, shown = in_terminal(argv, files, installed.env)
+    status, _, shown = run_in_terminal(argv, files, installed.env)
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status == 0 and any(re.match(r"Baseline: hyp\.txt +43\.59 ", line) for line in lines), shown
@@ -312,7 +283,7 @@ def test_bleu_scratch_compare_scores_at_a_terminal_without_tqdm(installed, files
 @pytest.mark.parametrize("option", [["--jobs", "2"], ["--scheduler", "tcp://127.0.0.1:9"]], ids=["jobs", "scheduler"])
 def test_a_cluster_without_dask_is_one_line_naming_the_extra(installed, files, option):
     argv = [installed.venv / "bin" / "bleu-scratch", *option, "hyp.txt", "ref.txt"]
-    status, shown = in_terminal(argv, files, installed.env)
+    status, _, shown = run_in_terminal(argv, files, installed.env)
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status == 2 and len(lines) == 1 and "bleu-scratch[dask]" in lines[0], shown
@@ -320,7 +291,7 @@ def test_a_cluster_without_dask_is_one_line_naming_the_extra(installed, files, o
 
 def test_course_grades_without_nbgrader_is_one_line_naming_the_extra(installed, files):
     argv = [installed.python, "-m", "bleu_classroom", "course-grades", files / "course"]
-    status, shown = in_terminal(argv, files, installed.env)
+    status, _, shown = run_in_terminal(argv, files, installed.env)
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status != 0 and len(lines) == 1 and "bleu-scratch[course]" in lines[0], shown
