@@ -119,7 +119,11 @@ def weight_vectors(weights: Weights) -> list[Sequence[float]]:
     >>> weight_vectors([(1.0,), (0.5, 0.5)])
     [(1.0,), (0.5, 0.5)]
     """
+    # NLTK asks whether weights[0][0] exists. A number, the usual first weight, has no
+    # items at all: that is answered without raising an exception, which costs more.
     try:
+        if not hasattr(weights[0], "__getitem__"):
+            return [weights]  # type: ignore[list-item]
         weights[0][0]  # type: ignore[index]
     except (TypeError, IndexError):
         return [weights]  # type: ignore[list-item]

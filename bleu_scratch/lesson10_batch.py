@@ -154,9 +154,9 @@ def batch_sentence_bleu(
     hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
     weight_list = weight_vectors(weights)
-    scores = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
+    columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
-    return scores if len(weight_list) > 1 else [score for (score,) in scores]
+    return [list(scores) for scores in zip(*columns)] if len(weight_list) > 1 else columns[0]
 
 
 def _scores(
@@ -167,11 +167,12 @@ def _scores(
     weight_list: list,
     auto_reweigh: bool,
 ) -> list[list]:
-    """``bleu_from_stats`` of every sentence without smoothing: the same rules, with each precision as the float m / t.
+    """``bleu_from_stats`` of every sentence without smoothing, a list of scores per weight vector.
 
-    ``math.log`` takes a fraction's logarithm as that float, so the scores are
-    the same to the last bit. A batch holds few distinct (m, t) pairs: each
-    one's float is computed once.
+    The same rules, with each precision as the float m / t: ``math.log`` takes
+    a fraction's logarithm as that float, so the scores are the same to the
+    last bit. A batch holds few distinct (m, t) pairs: each one's float is
+    computed once.
     """
     base = int(nltk_totals.max(initial=0)) + 1
     codes = matches * base + nltk_totals
@@ -193,7 +194,7 @@ def _scores(
         )
         column = map(geometric_mean_score, p_rows, weights, bps)
         columns.append([score if ok else 0 for score, ok in zip(column, scored)])
-    return [list(scores) for scores in zip(*columns)]
+    return columns
 
 
 def batch_counts(

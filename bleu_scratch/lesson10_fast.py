@@ -17,6 +17,8 @@ per-n-gram work inside C, and with less of it:
   in one reference (``list.count``);
 - each sentence's shifted slices (``tokens[k:]``) are made once and zipped
   for every order;
+- an n-gram contains two (n - 1)-grams, so once an order has no match, no
+  higher order can have one: those orders are not counted at all;
 - corpus totals are kept as plain integer lists, not summed ``BleuStats``.
 
 ``fast_sentence_bleu`` is lesson 05's ``sentence_bleu`` on these statistics,
@@ -34,6 +36,7 @@ from .lesson04_brevity import closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
 
 
+@door(checks.sentence_pair)
 def fast_sentence_stats(
     references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4
 ) -> BleuStats:
@@ -45,6 +48,7 @@ def fast_sentence_stats(
     return fast_stats_of_pairs([(references, hypothesis)], max_n)
 
 
+@door(checks.corpus)
 def fast_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> BleuStats:
@@ -56,6 +60,7 @@ def fast_corpus_stats(
     return fast_stats_of_pairs(zip(list_of_references, hypotheses), max_n)
 
 
+@door(checks.pairs)
 def fast_stats_of_pairs(
     pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4
 ) -> BleuStats:
@@ -81,19 +86,23 @@ def fast_stats_of_pairs(
         ref_len += closest_ref_length(references, length)
         hyp_shifts = _shifts(hypothesis, max_n)
         ref_shifts = [_shifts(r, max_n) for r in references]
+        found = length
         for i in range(max_n):
             n, total = i + 1, length - i
             if total <= 0:
                 too_short[i] += 1
                 continue
             totals[i] += total
+            if not found:  # no (n - 1)-gram matched, so no n-gram can: it would contain one
+                continue
             distinct = set(_ngrams(hyp_shifts, n))
             if len(distinct) == total:
                 unmatched = distinct.difference(*(_ngrams(shifts, n) for shifts in ref_shifts))
-                matches[i] += total - len(unmatched)
+                found = total - len(unmatched)
             else:
                 hyp_counts = Counter(_ngrams(hyp_shifts, n))
-                matches[i] += clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
+                found = clipped_matches(hyp_counts, [list(_ngrams(shifts, n)) for shifts in ref_shifts])
+            matches[i] += found
     return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals), tuple(too_short))
     ### END SOLUTION
 

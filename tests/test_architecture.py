@@ -163,6 +163,9 @@ def test_every_lesson_function_with_a_check_has_a_door():
             "first_closest_ref_length",
             "variant_sentence_bleu",
             "sacrebleu_from_stats",
+            "fast_sentence_stats",
+            "fast_corpus_stats",
+            "fast_stats_of_pairs",
             "fast_sentence_bleu",
             "fast_corpus_bleu",
             "parallel_corpus_stats",
@@ -233,6 +236,11 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
             lambda: bleu_scratch.parallel_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3, jobs=1),
             {"check_corpus": 1, "check_weights": 1},
         ),
+        (lambda: bleu_scratch.fast_corpus_stats([REFERENCES] * 3, [HYPOTHESIS] * 3), {"check_corpus": 1}),
+        # A stream is checked pair by pair as it is read (tests/lessons/test_fast.py).
+        (lambda: bleu_scratch.fast_stats_of_pairs(iter([(REFERENCES, HYPOTHESIS)] * 3)), {"check_pairs": 1}),
+        # What a Dask worker runs for parallel_corpus_stats, whose door checked the corpus: no check again.
+        (lambda: bleu_scratch.checks.as_checked(bleu_scratch.fast_stats_of_pairs, [(REFERENCES, HYPOTHESIS)] * 3), {}),
         (lambda: bleu_scratch.word_error_rate(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
         (
             lambda: bleu_scratch.permutations_keeping_matches(REFERENCES, HYPOTHESIS),
@@ -247,12 +255,16 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
         "modified_precision",
         "variant_sentence_bleu",
         "parallel_corpus_bleu",
+        "fast_corpus_stats",
+        "fast_stats_of_pairs",
+        "a_dask_workers_shard",
         "word_error_rate",
         "permutations_keeping_matches",
     ],
 )
 def test_each_public_call_checks_its_input_once(monkeypatch, call, checks):
-    calls = counting(monkeypatch, ["check_tokens", "check_references", "check_corpus", "check_order", "check_weights"])
+    names = ["check_tokens", "check_references", "check_corpus", "check_pairs", "check_order", "check_weights"]
+    calls = counting(monkeypatch, names)
     call()
     assert {name: count for name, count in calls.items() if count} == checks
 

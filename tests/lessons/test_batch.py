@@ -129,3 +129,12 @@ def test_bad_input_gets_the_corpus_checks():
         batch_sentence_bleu([[["a"]]], [["a"], ["b"]])
     with pytest.raises(ValueError, match="empty"):
         batch_sentence_stats([], [])
+
+
+def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
+    """Many sentences share a row of precisions (their geometric mean is computed once): each value is NLTK's."""
+    list_of_references, hypotheses = synthetic_corpus(2_000, references=1, seed=3)
+    ours, our_warnings = scored(batch_sentence_bleu, list_of_references, hypotheses)
+    theirs = [scored(nltk_sentence_bleu, r, h) for r, h in zip(list_of_references, hypotheses)]
+    assert [repr(value) for value in ours] == [repr(value) for value, _ in theirs]
+    assert our_warnings == [message for _, messages in theirs for message in messages]

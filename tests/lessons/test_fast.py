@@ -9,6 +9,7 @@ vocabularies repeat n-grams, longer ones do not) and compare with
 
 import warnings
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import modified_precision as nltk_modified_precision
@@ -79,6 +80,14 @@ def test_a_stream_of_pairs_is_read_once_and_summed():
     expected = BleuStats(hyp_len=5, ref_len=4, matches=(4, 1), totals=(5, 3), too_short=(1, 1))
     assert fast_stats_of_pairs(stream, 2) == expected
     assert next(stream, None) is None
+
+
+def test_a_bad_pair_of_a_stream_is_named_when_it_is_read():
+    stream = iter([([["a", "b"]], ["a", "b"]), ([["c"]], "c d")])
+    with pytest.raises(TypeError, match=r"pairs\[1\] hypothesis is a str \('c d'\)"):
+        fast_stats_of_pairs(stream, 2)
+    with pytest.raises(TypeError, match=r"pairs\[0\] must be a \(references, hypothesis\) pair"):
+        fast_stats_of_pairs([(["a"],)], 2)
 
 
 def test_both_branches_agree_with_nltk_on_the_paper(paper):
