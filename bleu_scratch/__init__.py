@@ -79,6 +79,7 @@ from .lesson08_posts import (
 
 # Lesson 09: sacrebleu
 from .lesson09_tokenizers import (
+    NEEDS_SENTENCEPIECE_MODEL,
     SACREBLEU_TOKENIZERS,
     sacrebleu_tokenizer,
     tokenize_char,
@@ -169,6 +170,7 @@ __all__ = [
     "kirchhoff_tokenize",
     "kirchhoff_bleu",
     "SACREBLEU_TOKENIZERS",
+    "NEEDS_SENTENCEPIECE_MODEL",
     "tokenize_intl",
     "tokenize_char",
     "tokenize_zh",
