@@ -10,7 +10,7 @@ same tokens with the same options, printed as sacrebleu prints its scores:
 
 The command is one straight pipeline, settings -> read -> tokens ->
 statistics -> score -> report, each stage once, built on the lessons' public
-names (lesson 01's tokenizers, lesson 10's batch counting, lesson 05's
+names (lessons 01 and 09's tokenizers, lesson 10's batch counting, lesson 05's
 ``bleu_from_stats``):
 
 - ``settings``: the options, read once into plain settings;

@@ -4,7 +4,7 @@
 shard (``inputs``). Each shard goes through ``score_shard`` where it is
 scored, in this process or on a worker of a Dask cluster (``--jobs N`` starts
 a local one, ``--scheduler ADDRESS`` uses yours): its lines become tokens by
-lesson 01's public tokenizers, its statistics are counted by lesson 10's
+lesson 01's and lesson 09's public tokenizers, its statistics are counted by lesson 10's
 public batch counting (``bleu_scratch.batch_corpus_stats``, or
 ``batch_sentence_stats`` for ``--sentence``, whose segments are scored there
 too). Here the results are taken in shard order and summed, the corpus score
@@ -27,7 +27,6 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from bleu_scratch import (
-    TOKENIZERS,
     BleuStats,
     SmoothingError,
     SmoothingFunction,
@@ -40,7 +39,7 @@ from bleu_scratch.lesson10_parallel import cluster, map_in_order
 from .errors import CommandError, NoScheduler, Overflow, SmoothingNeeds, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, warning_text
-from .settings import Settings, parse
+from .settings import TOKENIZE, Settings, parse
 
 Tokens = list[str]
 
@@ -168,10 +167,12 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """
     segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
-    tokenizer = TOKENIZERS[settings.tokenize]
+    tokenizer = TOKENIZE[settings.tokenize]
     list_of_references, hypotheses = [], []
     for lines in segments:
-        hypothesis, *references = (tokenizer(line.lower() if settings.lowercase else line) for line in lines)
+        # As sacrebleu: lowercase if asked, drop trailing whitespace, tokenize. Only 'intl' has a token that
+        # trailing whitespace changes (it splits the period off '1990. ', not off '1990.').
+        hypothesis, *references = (tokenizer((line.lower() if settings.lowercase else line).rstrip()) for line in lines)
         list_of_references.append(references)
         hypotheses.append(hypothesis)
     with warnings.catch_warnings(record=True) as caught:

@@ -78,6 +78,16 @@ from .lesson08_posts import (
 )
 
 # Lesson 09: sacrebleu
+from .lesson09_tokenizers import (
+    NEEDS_SENTENCEPIECE_MODEL,
+    SACREBLEU_TOKENIZERS,
+    sacrebleu_tokenizer,
+    tokenize_char,
+    tokenize_intl,
+    tokenize_ja_mecab,
+    tokenize_ko_mecab,
+    tokenize_zh,
+)
 from .lesson09_sacrebleu import sacrebleu_from_stats
 
 # Lessons 10 to 12 use numpy: each name is imported from its module when first used.
@@ -159,6 +169,14 @@ __all__ = [
     "study_notes_bleu",
     "kirchhoff_tokenize",
     "kirchhoff_bleu",
+    "SACREBLEU_TOKENIZERS",
+    "NEEDS_SENTENCEPIECE_MODEL",
+    "tokenize_intl",
+    "tokenize_char",
+    "tokenize_zh",
+    "tokenize_ja_mecab",
+    "tokenize_ko_mecab",
+    "sacrebleu_tokenizer",
     "sacrebleu_from_stats",
     *LATER_LESSONS,
 ]

@@ -1,7 +1,8 @@
 """``--version``, and both commands without their optional extras: the feature, or one line naming the extra.
 
-tqdm is the extra ``[cli]`` (the progress bar) and dask.distributed the extra
-``[dask]`` (``--jobs``, ``--scheduler``). A missing one is simulated in a
+tqdm is the extra ``[cli]`` (the progress bar), dask.distributed the extra
+``[dask]`` (``--jobs``, ``--scheduler``), MeCab the extras ``[ja]`` and ``[ko]``
+(``--tokenize ja-mecab``, ``ko-mecab``). A missing one is simulated in a
 subprocess by ``sys.modules[name] = None``, which makes its import fail as if
 it were not installed; the progress bar's case runs with stderr on a
 pseudo-terminal, as at a user's terminal.
@@ -109,3 +110,17 @@ def test_one_job_needs_no_dask(wmt15):
         timeout=120,
     )
     assert (result.returncode, result.stdout, result.stderr) == (0, WMT15_LINE + "\n", "")
+
+
+@pytest.mark.parametrize("name, extra", [("ja-mecab", "ja"), ("ko-mecab", "ko")])
+def test_without_mecab_its_tokenizer_is_one_line_naming_the_extra(wmt15, name, extra):
+    result = subprocess.run(
+        without("MeCab,mecab_ko", SCORE, wmt15["google.ru"], wmt15["ref.ru"], "--tokenize", name),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"bleu-scratch: error: tokenize '{name}' needs MeCab and its dictionary: pip install 'bleu-scratch[{extra}]'\n"
+    )

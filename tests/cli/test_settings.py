@@ -30,6 +30,8 @@ from tests.cli.run_command import run_main
         (["--smoothing", "٣"], "must be a smoothing method from 0 to 7, got '٣'"),
         (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"], "--jobs starts a cluster on this machine"),
         (["--tokenize", "moses"], "invalid choice"),
+        (["--tokenize", "flores200"], "tokenize 'flores200' needs a downloaded SentencePiece model"),
+        (["--tokenize", "spm"], "tokenize 'spm' needs a downloaded SentencePiece model"),
     ],
 )
 def test_bad_options_exit_2_before_reading(capsys, wmt15, options, message):

