@@ -20,7 +20,9 @@ stops it with an error:
   word keeps its letters and digits, in any script, lowercased ("Café" ->
   "café"), and a word of punctuation alone stays as an empty token; the
   brevity penalty uses the shortest reference; zero precisions are left out
-  and the other weights rescaled to sum to 1.
+  and the other weights rescaled to sum to 1. The post's code text is not
+  among the project's sources: this follows its description and its tests,
+  and how it adds the logs (so a score's last bit) is not known.
 
 How the posts add the logs matters: ``np.sum`` and ``sum`` add in an order
 of their own, ``math.fsum`` (NLTK's, and lesson 05's) exactly, and about one
@@ -175,6 +177,6 @@ def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence
         return 0
     p_n = [Precision(matches, total) for matches, total in zip(counted.matches, counted.nltk_totals)]
     bp = brevity_penalty(shortest_ref_length(reference_tokens, counted.hyp_len), counted.hyp_len)
-    # The post's own mean: the non-zero precisions, weights rescaled, logs added left to right.
+    # The post's mean as described: the non-zero precisions, weights rescaled (its order of adding is not known).
     kept = renormalised_weights(p_n, weights)
     return bp * math.exp(sum(w_n * math.log(p) for w_n, p in zip(kept, p_n) if p > 0))

@@ -197,3 +197,9 @@ def test_the_nltk_history_record_agrees_with_the_post_and_with_nltk_today():
             assert results == today, f"NLTK {release}: {results}, NLTK {nltk.__version__} today {today}"
     works = [release for release, d in history["details"].items() if d["epsilon0_method1"] == old_rule]
     assert works == ["3.6.6", "3.7", "3.8.1", "3.9.1", "3.10.4"]
+    fails = [
+        release
+        for release, d in history["details"].items()
+        if d["epsilon0_method1"] == ["ValueError: math domain error"] * len(entries)
+    ]
+    assert fails == ["3.2.2", "3.2.3", "3.2.4", "3.2.5", "3.3", "3.4", "3.4.5", "3.5", "3.6.5"]
