@@ -51,6 +51,9 @@ def corpus_bleu(
 
     One precision per order from the summed matches and n-gram counts, and one
     brevity penalty from the summed lengths: not the mean of sentence scores.
+    Smoothing methods 5 to 7 also read the corpus's last sentence pair, as
+    NLTK's do: pass ``list_of_references[-1]`` and ``hypotheses[-1]`` on to
+    ``bleu_from_stats``.
 
     >>> hyp1 = "the cat sat on the mat".split()
     >>> hyp2 = "a dog".split()
@@ -61,6 +64,5 @@ def corpus_bleu(
     """
     ### BEGIN SOLUTION
     stats = corpus_stats(list_of_references, hypotheses, max_n_of(weights))
-    # Smoothing methods 5-7 read the last sentence pair, as NLTK's do.
     return bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, list_of_references[-1], hypotheses[-1])
     ### END SOLUTION

@@ -17,12 +17,12 @@ stops it with an error:
 - "Understanding the BLEU Score for Translation Model Evaluation" (David
   Kirchhoff), its ``preprocess_text`` and ``bleu_score_sentence``:
   ``kirchhoff_tokenize`` and ``kirchhoff_bleu``, on text. Each whitespace
-  word keeps its letters and digits, in any script, lowercased ("Café" ->
-  "café"), and a word of punctuation alone stays as an empty token; the
+  word keeps its letters and digits, in any script, each lowercased on its
+  own ("Café" -> "café"), and a word of punctuation alone stays as an empty token; the
   brevity penalty uses the shortest reference; zero precisions are left out
-  and the other weights rescaled to sum to 1.
+  and the mean taken over the others (``np.mean`` of their logs).
 
-How the posts add the logs matters: ``np.sum`` and ``sum`` add in an order
+How the posts add the logs matters: ``np.sum``, ``np.mean`` and ``sum`` add in an order
 of their own, ``math.fsum`` (NLTK's, and lesson 05's) exactly, and about one
 score in a hundred then differs in its last bit. The three functions use the
 lessons' counting and brevity penalty; only the posts' own choices are new.
@@ -34,10 +34,9 @@ from collections.abc import Sequence
 from . import checks
 from .checks import door
 from .lesson01_ngrams import Token
-from .lesson03_precision import Precision
 from .lesson04_brevity import brevity_penalty, closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, sentence_stats
-from .lesson08_variants import first_closest_ref_length, renormalised_weights, shortest_ref_length
+from .lesson08_variants import first_closest_ref_length, shortest_ref_length
 
 # numpy adds an array of 8 values or more in 8 running sums, and splits one of
 # more than 128 values in two halves, each a multiple of 8 long.
@@ -144,37 +143,44 @@ def study_notes_bleu(
 
 @door(checks.line)
 def kirchhoff_tokenize(line: str) -> list[str]:
-    """The tokens of Kirchhoff's ``preprocess_text``: each whitespace word lowercased, letters and digits only.
+    """The tokens of Kirchhoff's ``preprocess_text``: each whitespace word's letters and digits, each lowercased.
 
     A word of punctuation alone stays, as an empty token, and letters outside
     ASCII are kept (lesson 01's ``tokenize_paper`` drops both):
 
     >>> kirchhoff_tokenize("The café - it's OPEN!")
     ['the', 'café', '', 'its', 'open']
+
+    The post lowercases one character at a time, so a capital sigma is always
+    "σ", never the word-final "ς" that lowercasing the whole line gives:
+
+    >>> kirchhoff_tokenize("ΟΔΟΣ"), "ΟΔΟΣ".lower()
+    (['οδοσ'], 'οδος')
     """
-    return ["".join(char for char in word if char.isalnum()) for word in line.lower().split()]
+    return ["".join(char.lower() for char in word if char.isalnum()) for word in line.split()]
 
 
-@door(checks.text_pair, checks.weights)
-def kirchhoff_bleu(references: Sequence[str], hypothesis: str, weights: Sequence[float] = DEFAULT_WEIGHTS) -> float:
-    """What Kirchhoff's ``bleu_score_sentence`` returns for lines of text.
+@door(checks.text_pair, checks.highest_order)
+def kirchhoff_bleu(references: Sequence[str], hypothesis: str, max_n: int = 4) -> float:
+    """What Kirchhoff's ``bleu_score_sentence`` returns for lines of text, to the last bit.
 
-    The empty token of "-" is a word like any other: "the cat sat - on the
-    mat" against "the cat sat on the mat" has p_1 = 6/7, p_2 = 4/6, p_3 = 2/5
-    and no 4-gram match, so the score is (6/7 * 4/6 * 2/5) ** (1/3), not 1:
+    Orders 1 to ``max_n``, equally weighted; an order with no match is left
+    out of the mean. The empty token of "-" is a word like any other: "the
+    cat sat - on the mat" against "the cat sat on the mat" has p_1 = 6/7,
+    p_2 = 4/6, p_3 = 2/5 and no 4-gram match, so the score is
+    (6/7 * 4/6 * 2/5) ** (1/3), not 1:
 
     >>> round(kirchhoff_bleu(["the cat sat on the mat"], "the cat sat - on the mat"), 4)
     0.6114
 
-    No unigram match scores the int 0, as ``variant_sentence_bleu`` does.
+    No unigram match scores the int 0, as the post's code returns it.
     """
     reference_tokens = [kirchhoff_tokenize(reference) for reference in references]
     tokens = kirchhoff_tokenize(hypothesis)
-    counted = sentence_stats(reference_tokens, tokens, len(weights))
+    counted = sentence_stats(reference_tokens, tokens, max_n)
     if counted.matches[0] == 0:
         return 0
-    p_n = [Precision(matches, total) for matches, total in zip(counted.matches, counted.nltk_totals)]
     bp = brevity_penalty(shortest_ref_length(reference_tokens, counted.hyp_len), counted.hyp_len)
-    # The post's own mean: the non-zero precisions, weights rescaled, logs added left to right.
-    kept = renormalised_weights(p_n, weights)
-    return bp * math.exp(sum(w_n * math.log(p) for w_n, p in zip(kept, p_n) if p > 0))
+    # The post's geometric mean, np.exp(np.mean(logs)): the logs added in numpy's order, then divided by their number.
+    logs = [math.log(matches / total) for matches, total in zip(counted.matches, counted.totals) if matches > 0]
+    return bp * math.exp(numpy_sum(logs) / len(logs))

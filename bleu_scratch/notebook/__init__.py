@@ -127,6 +127,68 @@ def print_source(function: Callable, docstring: bool = True) -> None:
     print("\n".join(lines))
 
 
+# Where a point's label may go, in points from the point: right, left, above right, below right, above left,
+# below left, then the same two, three and four times further out. The first place that overlaps no other label
+# and no point wins.
+LABEL_PLACES = [
+    (dx * k, dy * k) for k in (1, 2, 3, 4) for dx, dy in ((4, -3), (-4, -3), (4, 5), (4, -11), (-4, 5), (-4, -11))
+]
+
+
+def label_points(ax: Any, xs: Sequence[float], ys: Sequence[float], labels: Sequence[str], fontsize: int = 7) -> None:
+    """Write each point's label beside it where it overlaps no other label and no point, in the order given.
+
+    A label goes at the first free place of ``LABEL_PLACES`` inside the axes,
+    else at the first place. Text sizes come from the figure's renderer, so
+    lay the figure out (``tight_layout``) before and not after: the places
+    depend only on the data and the figure's size, never on chance.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.scatter([1, 1.001], [1, 1.001])
+    >>> label_points(ax, [1, 1.001], [1, 1.001], ["first", "second"])
+    >>> [(text.get_text(), text.xyann) for text in ax.texts]  # the second point's label goes further out
+    [('first', (-4, -11)), ('second', (-8, -22))]
+    >>> plt.close(fig)
+    """
+    from matplotlib.text import Text
+
+    renderer = ax.figure.canvas.get_renderer()
+    half = 3 * ax.figure.dpi / 72  # a marker's half width, 3 points, in pixels
+    points = [ax.transData.transform((x, y)) for x, y in zip(xs, ys)]
+    taken = [(px - half, py - half, px + half, py + half) for px, py in points]
+    inside = ax.get_window_extent(renderer)
+
+    def free(box: Any) -> bool:
+        within = inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0 and box.y1 <= inside.y1
+        clear = all(box.x1 <= x0 or x1 <= box.x0 or box.y1 <= y0 or y1 <= box.y0 for x0, y0, x1, y1 in taken)
+        return within and clear
+
+    def write(label: str, x: float, y: float, place: tuple[int, int]) -> Any:
+        ha = "left" if place[0] > 0 else "right"
+        # A label away from its point gets a thin line to it, so that it cannot be read as a neighbour's.
+        line = None if LABEL_PLACES.index(place) < 6 else {"arrowstyle": "-", "color": "grey", "linewidth": 0.5}
+        return ax.annotate(
+            label, (x, y), xytext=place, textcoords="offset points", fontsize=fontsize, ha=ha, arrowprops=line
+        )
+
+    for label, x, y in zip(labels, xs, ys):
+        for place in LABEL_PLACES:
+            text = write(label, x, y, place)
+            text.get_window_extent(renderer)  # places the text; the box below leaves out the line to the point
+            box = Text.get_window_extent(text, renderer)
+            if free(box):
+                break
+            text.remove()
+        else:
+            text = write(label, x, y, LABEL_PLACES[0])
+            text.get_window_extent(renderer)
+            box = Text.get_window_extent(text, renderer)
+        taken.append((box.x0, box.y0, box.x1, box.y1))
+
+
 def until_written(ours: Callable, stand_in: Callable, lesson: str, what: str = "NLTK's answer is shown") -> Callable:
     """``ours``, a function built by lesson ``lesson``; ``stand_in``'s answer while its exercises are unwritten.
 

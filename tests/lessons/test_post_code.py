@@ -13,12 +13,11 @@ operation); only the layout is ours.
   count_ngram, max_ref_count, count_clip, modified_ngram_precision,
   best_match_length, brevity_penalty and bleu_score, word for word.
 - "Understanding the BLEU Score for Translation Model Evaluation" (David
-  Kirchhoff): its code could not be found; the procedure is transcribed from
-  data/published_examples.json (tokenization, shortest-reference brevity
-  penalty, mean over the non-zero precisions with the weights renormalised)
-  and issue 15 ("preprocess_text keeps an empty token for a word made only of
-  punctuation and keeps non-ASCII letters"). What neither says (how it adds
-  the logs, what it does with no unigram match) follows variant_sentence_bleu.
+  Kirchhoff, https://deconvoluteai.com/blog/bleu-score): the notebook the post
+  names as its code, 01_nlp_evals/bleu_score.ipynb in the GitHub repository
+  daved01/deconvoluteai-tutorials (commit 5ed2da80bcb1), functions
+  preprocess_text, n_gram_precision, brevity_penalty and bleu_score_sentence,
+  word for word (its per-character lowercasing, its np.mean and np.exp).
 
 numpy computes log and exp with the C library here; on a processor where it
 uses its own vectorised code (AVX-512) they may differ from math.log and
@@ -149,42 +148,72 @@ def notes_bleu_score(refs, cand, weights=[0.25, 0.25, 0.25, 0.25]):  # noqa: B00
     return notes_brevity_penalty(refs, cand) * np.exp(score)
 
 
-# --- Kirchhoff's procedure, from its description -------------------------------------------------
+# --- "Understanding the BLEU Score...", as posted ------------------------------------------------
+# https://github.com/daved01/deconvoluteai-tutorials/blob/5ed2da80bcb14be3ac4a0b7ed391f288b5d1d68c/01_nlp_evals/bleu_score.ipynb
 
 
-def kirchhoff_preprocess_text(text):
-    words = text.lower().split()
-    return ["".join(c for c in word if c.isalnum()) for word in words]
+def kirchhoff_preprocess_text(sentences):
+    if not type(sentences) == list:  # noqa: E721 (the post's)
+        raise ValueError("Expecting a list of strings as input.")
+    return [
+        ["".join(char.lower() for char in word if char.isalnum()) for word in sentence.split()]
+        for sentence in sentences
+    ]
 
 
-def kirchhoff_bleu_score_sentence(references, candidate, weights=(0.25, 0.25, 0.25, 0.25)):
-    references = [kirchhoff_preprocess_text(reference) for reference in references]
-    candidate = kirchhoff_preprocess_text(candidate)
+def kirchhoff_n_gram_precision(candidate, references, n):
+    if n < 1:
+        raise ValueError("n must be greater or equal 1.")
+    candidate_n_grams = Counter([tuple(candidate[i : i + n]) for i in range(len(candidate) - n + 1)])
+    max_reference_n_grams = Counter()
+    for reference in references:
+        reference_n_grams = Counter([tuple(reference[i : i + n]) for i in range(len(reference) - n + 1)])
+        for n_gram in reference_n_grams:
+            max_reference_n_grams[n_gram] = max(max_reference_n_grams[n_gram], reference_n_grams[n_gram])
+    clipped_counts = {ng: min(count, max_reference_n_grams[ng]) for ng, count in candidate_n_grams.items()}
+    return sum(clipped_counts.values()), sum(candidate_n_grams.values())
+
+
+def kirchhoff_brevity_penalty(candidate, references):
+    c = len(candidate)
+    r = min(len(reference) for reference in references)
+    if c > r:
+        return 1
+    else:
+        return math.exp(1 - r / c)
+
+
+def kirchhoff_bleu_score_sentence(candidate_seq, references_seqs, max_n=4):
+    candidate_seq = kirchhoff_preprocess_text([candidate_seq])[0]
+    references_seqs = kirchhoff_preprocess_text(references_seqs)
     precisions = []
-    for n in range(1, len(weights) + 1):
-        counts = Counter(ngrams(candidate, n))
-        clipped = sum(min(count, max(Counter(ngrams(r, n))[g] for r in references)) for g, count in counts.items())
-        precisions.append(clipped / max(1, sum(counts.values())))
-    if precisions[0] == 0:
+    for n in range(1, max_n + 1):
+        p_n, total = kirchhoff_n_gram_precision(candidate_seq, references_seqs, n)
+        precisions.append(p_n / total if total > 0 else 0)
+    if all(p == 0 for p in precisions):
         return 0
-    c, r = len(candidate), min(len(reference) for reference in references)
-    bp = 1 if c > r else math.exp(1 - r / c)
-    total = sum(w for w, p in zip(weights, precisions) if p > 0)
-    return bp * math.exp(sum((w / total) * math.log(p) for w, p in zip(weights, precisions) if p > 0))
+    geometric_mean = np.exp(np.mean([math.log(p) for p in precisions if p > 0]))
+    bp = kirchhoff_brevity_penalty(candidate_seq, references_seqs)
+    return bp * geometric_mean
 
 
 # --- the comparison ------------------------------------------------------------------------------
 
 
-def libm_like(precisions, weights) -> bool:
-    """Whether numpy's log and exp give math's values on this input (see the module docstring)."""
+def libm_like(precisions, weights, exponents=()) -> bool:
+    """Whether numpy's log and exp give math's values on this input (see the module docstring).
+
+    ``exponents`` are further arguments the post's code passes to ``np.exp``
+    (its brevity penalty's).
+    """
     logs = [w * math.log(p) for w, p in zip(weights, precisions) if p > 0]
-    return all(np.log(p) == math.log(p) for p in precisions if p > 0) and np.exp(sum(logs)) == math.exp(sum(logs))
+    exps = [sum(logs), *exponents]
+    return all(np.log(p) == math.log(p) for p in precisions if p > 0) and all(np.exp(x) == math.exp(x) for x in exps)
 
 
-def assert_same_score(ours, theirs, precisions, weights):
+def assert_same_score(ours, theirs, precisions, weights, exponents=()):
     assert isinstance(ours, float) and isinstance(theirs, float)
-    if libm_like(precisions, weights):
+    if libm_like(precisions, weights, exponents):
         assert ours == theirs, f"{ours!r} != the post's {theirs!r}"
     else:
         assert math.isclose(ours, theirs, rel_tol=1e-15)
@@ -209,7 +238,9 @@ def test_introduction_bleu_is_the_posts_bleu_score(references, hypothesis, weigh
         return
     theirs = intro_bleu_score(hypothesis, references, list(weights))
     precisions = [intro_modified_precision(hypothesis, references, n) for n in range(1, len(weights) + 1)]
-    assert_same_score(introduction_bleu(references, hypothesis, weights), float(theirs), precisions, weights)
+    c, r = len(hypothesis), intro_closest_ref_length(hypothesis, references)
+    ours = introduction_bleu(references, hypothesis, weights)
+    assert_same_score(ours, float(theirs), precisions, weights, exponents=[1 - float(r) / c] if c <= r else [])
 
 
 @settings(max_examples=examples(1000))
@@ -223,22 +254,48 @@ def test_study_notes_bleu_is_the_notes_bleu_score(references, hypothesis, weight
         return
     theirs = notes_bleu_score(references, hypothesis, list(weights))
     precisions = [notes_modified_ngram_precision(references, hypothesis, n) for n in range(1, len(weights) + 1)]
-    assert_same_score(study_notes_bleu(references, hypothesis, weights), float(theirs), precisions, weights)
+    c, r = len(hypothesis), notes_best_match_length(references, hypothesis)
+    ours = study_notes_bleu(references, hypothesis, weights)
+    assert_same_score(ours, float(theirs), precisions, weights, exponents=[1 - r / c] if c <= r else [])
 
 
-# Words with capitals, punctuation alone or inside, digits, an underscore and letters outside ASCII.
+# Words with capitals, punctuation alone or inside, digits, an underscore and letters outside ASCII, some
+# of whose lowercase depends on lowercasing a letter alone or in its word ("İ", the sigma of "ΟΔΟΣ").
 text_words = st.sampled_from(
     ["the", "The", "cat", "cat.", "Café", "café", "-", "...", "it's", "its", "2x", "_", "mat!", "Straße"]
+    + ["İstanbul", "istanbul", "ΟΔΟΣ", "οδοσ", "οδος", "ǅemal", "ǆemal", "Ⅻ"]
 )
 lines = st.lists(text_words, max_size=10).map(" ".join)
 
 
-@settings(max_examples=examples(1000))
-@given(st.lists(lines, min_size=1, max_size=3), lines, weight_vectors)
-def test_kirchhoff_bleu_is_the_posts_procedure(references, hypothesis, weights):
-    theirs = kirchhoff_bleu_score_sentence(references, hypothesis, weights)
-    ours = kirchhoff_bleu(references, hypothesis, weights)
-    assert ours == theirs and type(ours) is type(theirs)
+@settings(max_examples=examples(3000))
+@given(st.lists(lines, min_size=1, max_size=3), lines, st.integers(1, 6))
+def test_kirchhoff_bleu_is_the_posts_bleu_score_sentence(references, hypothesis, max_n):
+    theirs = kirchhoff_bleu_score_sentence(hypothesis, references, max_n)
+    ours = kirchhoff_bleu(references, hypothesis, max_n)
+    if type(theirs) is int:
+        assert theirs == 0 and ours == 0 and type(ours) is int, f"{ours!r} != the post's {theirs!r}"
+        return
+    assert isinstance(ours, float) and isinstance(theirs, np.float64)
+    candidate = kirchhoff_preprocess_text([hypothesis])[0]
+    counts = [
+        kirchhoff_n_gram_precision(candidate, kirchhoff_preprocess_text(references), n) for n in range(1, max_n + 1)
+    ]
+    mean_log = np.mean([math.log(m / t) for m, t in counts if m > 0])
+    if np.exp(mean_log) == math.exp(mean_log):  # numpy's exp is the C library's here (see the module docstring)
+        assert ours == theirs, f"{ours!r} != the post's {theirs!r}"
+    else:
+        assert math.isclose(ours, theirs, rel_tol=1e-15)
+
+
+def test_kirchhoffs_tokens_are_the_posts_preprocess_text():
+    words = ["İstanbul", "ΟΔΟΣ", "Café,", "-", "it's", "ǅemal", "Ⅻ", "Straße!"]
+    line = " ".join(words)
+    assert kirchhoff_tokenize(line) == kirchhoff_preprocess_text([line])[0]
+    # Lowercasing the line first would lose the dot of "İ" (a combining mark, not alphanumeric) and end "ΟΔΟΣ"
+    # with the final sigma: the post lowercases each character after the test.
+    assert kirchhoff_tokenize(line)[:2] == ["i\u0307stanbul", "οδοσ"]
+    assert ["".join(c for c in w if c.isalnum()) for w in line.lower().split()][:2] == ["istanbul", "οδος"]
 
 
 def test_numpy_sum_adds_in_numpys_order():
@@ -299,6 +356,7 @@ def test_kirchhoffs_tokens_keep_empty_words_and_letters_outside_ascii():
         (lambda: kirchhoff_bleu(["the cat"], ["the", "cat"]), TypeError, "hypothesis as one line of text"),
         (lambda: kirchhoff_bleu([["the", "cat"]], "the cat"), TypeError, r"references\[0\] is a list"),
         (lambda: kirchhoff_bleu([], "the cat"), ValueError, "at least one reference line"),
+        (lambda: kirchhoff_bleu(["the cat"], "the cat", max_n=0), ValueError, "max_n is the highest n-gram order"),
         (lambda: kirchhoff_tokenize(["the"]), TypeError, "one line of text"),
         (lambda: introduction_bleu([["a"]], "a b"), TypeError, "split it first"),
         (lambda: study_notes_bleu([["a"]], ["a"], weights=()), ValueError, "weights is empty"),

@@ -7,9 +7,12 @@ Python with all its digits), so every comparison is ``==``. The notes carry
 no figure; each has its own test of what it claims.
 """
 
+import json
 import math
+import warnings
 from pathlib import Path
 
+import nltk
 import nltk.translate.bleu_score as nltk_bleu
 import pytest
 
@@ -169,3 +172,34 @@ def test_note_plain_precision_of_seven_thes():
     assert (plain_matches, len(hypothesis)) == (7, 7)
     p = modified_precision(references, hypothesis, 1)
     assert (p.numerator, p.denominator) == (2, 7)
+
+
+def test_the_nltk_history_record_agrees_with_the_post_and_with_nltk_today():
+    """The recorded runs of old NLTK releases (data/nltk_history, lesson 08's folded history), checked.
+
+    3.2.2 to 3.2.5 printed the post's seven numbers and our old rule's for every input; from 3.3 on every
+    release printed what the NLTK installed here prints now; epsilon=0 method 1 gives the old numbers today.
+    """
+    history_dir = Path(__file__).resolve().parents[2] / "data" / "nltk_history"
+    history = json.loads((history_dir / "sentence_bleu_by_release.json").read_text(encoding="utf-8"))
+    entries = [EXAMPLES[item["entry"] - 1] for item in history["inputs"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        today = [repr(nltk_bleu.sentence_bleu(*tokenized(entry))) for entry in entries]
+    old_rule = [repr(recompute(entry)) for entry in entries]
+    assert [e["hypothesis"] for e in entries[:7]] == [e["hypothesis"] for e in OLD_NLTK_SCORES]
+    for release, results in history["sentence_bleu"].items():
+        version = tuple(int(part) for part in release.split("."))
+        if (3, 2, 2) <= version <= (3, 2, 5):
+            assert results == old_rule, f"NLTK {release}: {results}, our old rule {old_rule}"
+            assert results[:7] == [repr(e["reported"]) for e in OLD_NLTK_SCORES], f"NLTK {release}: {results[:7]}"
+        if version >= (3, 3):
+            assert results == today, f"NLTK {release}: {results}, NLTK {nltk.__version__} today {today}"
+    works = [release for release, d in history["details"].items() if d["epsilon0_method1"] == old_rule]
+    assert works == ["3.6.6", "3.7", "3.8.1", "3.9.1", "3.10.4"]
+    fails = [
+        release
+        for release, d in history["details"].items()
+        if d["epsilon0_method1"] == ["ValueError: math domain error"] * len(entries)
+    ]
+    assert fails == ["3.2.2", "3.2.3", "3.2.4", "3.2.5", "3.3", "3.4", "3.4.5", "3.5", "3.6.5"]

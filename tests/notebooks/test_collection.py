@@ -5,6 +5,7 @@ re-run cannot: that the collection is complete and every notebook keeps the
 house rules.
 """
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -62,6 +63,28 @@ def test_kernel_and_clean_run(path):
     assert not [o for c in code for o in c["outputs"] if o["output_type"] == "error"]
     images = [m for c in code for o in c["outputs"] for m in o.get("data", {})]
     assert "image/svg+xml" not in images
+
+
+def bare_asserts(source: str) -> list[str]:
+    """The asserts of a code cell that would stop without a message; IPython's magics are left out."""
+    python = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    return [ast.unparse(node) for node in ast.walk(ast.parse(python)) if isinstance(node, ast.Assert) and not node.msg]
+
+
+def test_bare_asserts_are_found():
+    assert bare_asserts("x = 1\nassert x == 2\nassert x, 'x is 0'\n%time y = 1") == ["assert x == 2"]
+
+
+@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.name)
+def test_every_failing_check_says_what_is_wrong(path):
+    """A check that stops a learner says what it found and what was expected: no bare ``assert``."""
+    cells = load(path)["cells"]
+    bare = {
+        f"cell {i}": found
+        for i, cell in enumerate(cells)
+        if cell["cell_type"] == "code" and (found := bare_asserts("".join(cell["source"])))
+    }
+    assert not bare, f"give each assert a message saying what is wrong and what was expected: {bare}"
 
 
 def markdown_of(path: Path) -> list[str]:
