@@ -10,7 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv/lessons
 [ -d "$venv" ] || python3 -m venv "$venv"
-"$venv/bin/pip" install -q -r requirements.txt
+# Install once, and again only after requirements.txt or pyproject.toml (its extras) changed.
+installed="$venv/installed-from.txt"
+if ! cat requirements.txt pyproject.toml | cmp -s - "$installed"; then
+    "$venv/bin/pip" install -q -r requirements.txt
+    cat requirements.txt pyproject.toml > "$installed"
+fi
 as_root=()
 [ "$(id -u)" -eq 0 ] && as_root=(--allow-root)
 # ${as_root[@]+...}: an empty array is "unbound" under set -u in the bash of macOS (3.2).

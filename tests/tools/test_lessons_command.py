@@ -33,6 +33,7 @@ def checkout(folder: Path, jupyter: str) -> Path:
     (folder / "tools").mkdir(parents=True)
     shutil.copy(SCRIPT, folder / "tools" / "lessons.sh")
     (folder / "requirements.txt").write_text("")
+    (folder / "pyproject.toml").write_text("")
     for name in ("notebooks", "bleu_scratch"):
         (folder / name).symlink_to(ROOT / name)
     bin_folder = folder / ".venv" / "lessons" / "bin"
@@ -48,7 +49,9 @@ def calls_as(user: int | None, folder: Path) -> list[str]:
     """Run the script (as ``user``, if given) with stand-ins; the calls they recorded."""
     repo = checkout(folder, f'echo "jupyter $*" >> "{folder / "calls.txt"}"')
     (repo / "calls.txt").touch()
-    (repo / "calls.txt").chmod(0o666)
+    if user is not None:  # the user's own environment and record, as a learner's are
+        for path in (repo / ".venv" / "lessons", repo / "calls.txt"):
+            os.chown(path, user, user)
     prefix = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] if user is not None else []
     subprocess.run([*prefix, "bash", str(repo / "tools" / "lessons.sh"), "--port", "8889"], check=True, timeout=60)
     return (repo / "calls.txt").read_text().splitlines()
@@ -64,7 +67,15 @@ def expected_calls(as_root: bool) -> list[str]:
 
 def test_the_command_installs_the_lessons_environment_and_opens_lesson_00_at_the_root(tmp_path):
     assert (ROOT / LESSON_00).is_file()
-    assert calls_as(None, tmp_path / "repo") == expected_calls(as_root=os.geteuid() == 0)
+    first = expected_calls(as_root=os.geteuid() == 0)
+    assert calls_as(None, tmp_path / "repo") == first
+    # Run again: JupyterLab again, no install until the requirements change.
+    again = subprocess.run(["bash", str(tmp_path / "repo" / "tools" / "lessons.sh"), "--port", "8889"], timeout=60)
+    assert again.returncode == 0
+    assert (tmp_path / "repo" / "calls.txt").read_text().splitlines() == first + first[1:]
+    (tmp_path / "repo" / "requirements.txt").write_text("nltk==3.10.4\n")
+    subprocess.run(["bash", str(tmp_path / "repo" / "tools" / "lessons.sh"), "--port", "8889"], timeout=60, check=True)
+    assert (tmp_path / "repo" / "calls.txt").read_text().splitlines() == first + first[1:] + first
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can run the script as another user")
