@@ -168,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help=(
             "score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
-            "(see README: the workers need bleu-scratch installed)"
+            "(see docs/command-line.md: the workers need bleu-scratch installed)"
         ),
     )
     parser.add_argument("--version", action="version", version=f"bleu-scratch {__version__}")

@@ -1,4 +1,4 @@
-"""The layout the README promises: the tree shows the lessons, checks at the door, tools built on the lessons.
+"""The layout docs/package.md promises: the tree shows the lessons, checks at the door, tools built on the lessons.
 
 - bleu_scratch/lessonNN_*.py: the lessons, numbered as the notebooks. A lesson
   module imports only lessons of its own number or earlier, and the machinery
@@ -144,7 +144,7 @@ def test_the_drop_ins_for_nltk_are_lessons_05_and_06():
 
 
 def test_every_lesson_function_with_a_check_has_a_door():
-    # What the README lists as checked input, and nothing else.
+    # What docs/package.md lists as checked input, and nothing else.
     assert sorted(CHECKED) == sorted(
         [
             "tokenize_whitespace",

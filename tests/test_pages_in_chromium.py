@@ -15,6 +15,7 @@ the student edition leaves them out.
 
 import doctest
 import html
+import json
 import os
 import re
 import shutil
@@ -27,6 +28,7 @@ import nbformat
 import numpy as np
 import pytest
 
+from bleu_classroom.markers import CODE_STUB, strip_solutions
 from bleu_scratch import explain
 from bleu_scratch.notebook.match_view import CLIPPED, COLOURS, MATCHED, UNMATCHED
 
@@ -147,13 +149,21 @@ def match_view_notebook(path: Path) -> Path:
     return path
 
 
+GUIDE = """# A guide
+
+Read [02 Clipping](../notebooks/02_clipping.ipynb) first; [the README](../README.md) says more.
+"""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """Two lessons and a notebook showing the match view, built as the site."""
+    """Two lessons, a notebook showing the match view and a guide, built as the site."""
     out = tmp_path_factory.mktemp("site")
     notebooks = [ROOT / "notebooks" / "02_clipping.ipynb", ROOT / "notebooks" / "03_modified_precision.ipynb"]
     notebooks.append(match_view_notebook(tmp_path_factory.mktemp("notebooks") / "99_match_view.ipynb"))
-    build_site.build_site(out, notebooks)
+    guide = tmp_path_factory.mktemp("docs") / "guide.md"
+    guide.write_text(GUIDE, encoding="utf-8")
+    build_site.build_site(out, notebooks, [guide])
     return out
 
 
@@ -167,6 +177,7 @@ def test_the_site_links_lesson_to_lesson_and_loads_nothing_from_outside(site):
         "02_clipping.html",
         "03_modified_precision.html",
         "99_match_view.html",
+        "guide.html",
         "index.html",
     ]
     clipping = (site / "02_clipping.html").read_text(encoding="utf-8")
@@ -193,7 +204,64 @@ def test_the_site_folds_each_solution_with_its_check(site):
     assert "raise NotImplementedError()" in before and "limit = 2" not in before
     assert "limit = 2" in inside and 'print("Correct!")' in inside
     clipping = (site / "02_clipping.html").read_text(encoding="utf-8")
-    assert clipping.count('<details class="site-solution">') == 2  # lesson 02 has two exercises
+    # Lesson 02 has two exercises, and prints two lesson functions, each with its solution folded.
+    assert clipping.count('<details class="site-solution">') == 2 + 2
+
+
+# In the page as chromium lays it out: which of the solution's lines can be seen, before and after the reader
+# opens every "Show the solution". Each line is looked for in the page's text nodes; a node inside a closed
+# <details> element is not rendered, so checkVisibility() is false for it.
+VISIBILITY = """<script>
+const lines = %s;
+function seen() {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const found = {shown: [], hidden: []};
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest("script")) continue;  // this script's own list of lines
+    for (const line of lines) {
+      if (node.textContent.includes(line)) {
+        found[node.parentElement.checkVisibility() ? "shown" : "hidden"].push(line);
+      }
+    }
+  }
+  return found;
+}
+const closed = seen();
+document.querySelectorAll("details.site-solution").forEach(fold => { fold.open = true; });
+document.body.dataset.visibility = JSON.stringify({closed: closed, opened: seen()});
+</script>"""
+
+
+def test_a_printed_lesson_function_shows_no_solution_until_its_fold_is_opened(chromium, site, tmp_path):
+    # Lesson 02 prints max_reference_counts and clipped_counts, whose solutions are these lines.
+    module = (ROOT / "bleu_scratch" / "lesson02_clipping.py").read_text(encoding="utf-8")
+    _, regions = strip_solutions(module, CODE_STUB)
+    lines = sorted({line.strip() for region in regions for line in region.lines if len(line.strip()) >= 20})
+    assert len(lines) >= 3
+    page = (site / "02_clipping.html").read_text(encoding="utf-8")
+    probe = site / "02_clipping_probe.html"
+    probe.write_text(page.replace("</body>", VISIBILITY % json.dumps(lines) + "</body>"), encoding="utf-8")
+    try:
+        document = dom(chromium, tmp_path, probe)
+    finally:
+        probe.unlink()
+    found = json.loads(html.unescape(re.search(r'data-visibility="([^"]*)"', document).group(1)))
+    assert found["closed"]["shown"] == [], "a solution line shows before its fold is opened"
+    assert set(found["closed"]["hidden"]) == set(lines), "each solution line is in the page, folded"
+    assert set(found["opened"]["shown"]) == set(lines) and found["opened"]["hidden"] == []
+    # The stub shows where the solution was, as a student edition prints the function.
+    outside = re.sub(r'<details class="site-solution">.*?</details>', "", page, flags=re.S)
+    assert html.unescape(re.sub(r"<[^>]+>", "", outside)).count("raise NotImplementedError()") >= 4
+
+
+def test_a_guide_of_docs_is_a_page_of_the_site_linked_to_the_lessons(chromium, site, tmp_path):
+    document = dom(chromium, tmp_path, site / "guide.html")
+    assert "<title>A guide</title>" in document
+    hrefs = re.findall(r'<a href="([^"#]+)"', document)
+    assert "02_clipping.html" in hrefs
+    assert "https://github.com/OWNER/bleu-from-scratch/blob/main/README.md" in hrefs
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert '<h2>Guides</h2><ul><li><a href="guide.html">A guide</a>' in index
 
 
 def test_a_page_of_the_site_renders_in_chromium(chromium, site, tmp_path):
@@ -212,6 +280,7 @@ def test_a_page_of_the_site_renders_in_chromium(chromium, site, tmp_path):
         "02_clipping.html",
         "03_modified_precision.html",
         "99_match_view.html",
+        "guide.html",
     ]
     assert '<a href="02_clipping.html">02 Clipping</a>' in index
 
@@ -223,12 +292,3 @@ def test_the_match_view_renders_inside_a_page_of_the_site(chromium, site, tmp_pa
     picture = screenshot(chromium, tmp_path, page)
     for status in (MATCHED, CLIPPED, UNMATCHED):
         assert pixels_of(picture, COLOURS[status][0]) >= 200, f"no {status} mark in the page"
-
-
-def test_ci_runs_the_readmes_test_command_which_installs_the_browser_first():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv") and "check.sh" in line)
-    assert command.split(" && ")[-2:] == ["bash tools/install_browser.sh", "bash tools/check.sh"]
-    # tools/check.sh ends in the whole pytest run, after the lint, format and type checks.
-    assert (ROOT / "tools" / "check.sh").read_text(encoding="utf-8").splitlines()[-1] == '"$python" -m pytest "$@"'
-    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()[-1] == command

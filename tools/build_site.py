@@ -2,14 +2,17 @@
 
 Every notebook in notebooks/ becomes OUT_DIR/NAME.html, drawn from the outputs
 stored in it (nothing is run: nbval already holds them equal to a fresh run),
-and OUT_DIR/index.html lists the lessons in order. Open OUT_DIR/index.html in
-a browser, or serve the folder as it is (``python -m http.server -d OUT_DIR``).
+each guide in docs/ (NAME.md) becomes OUT_DIR/NAME.html, drawn by the same
+template as a notebook of one Markdown cell, and OUT_DIR/index.html lists the
+lessons in order, then the guides. Open OUT_DIR/index.html in a browser, or
+serve the folder as it is (``python -m http.server -d OUT_DIR``).
 
-What changes on the way from notebook to page:
+What changes on the way from notebook or guide to page:
 
-- links between notebooks (``[Next](03_modified_precision.ipynb)``) point to
-  the pages (``03_modified_precision.html``); a link out of notebooks/
-  (``../README.md``) points to the file in the repository on GitHub;
+- links between notebooks and guides (``[Next](03_modified_precision.ipynb)``,
+  ``[the command](../docs/command-line.md)``) point to the pages
+  (``03_modified_precision.html``, ``command-line.html``); a link to any other
+  file of the repository (``../README.md``) points to the file on GitHub;
 - formulas (``$$...$$``, ``$...$``) become MathML, which browsers draw without
   MathJax; the template (tools/site_template/bleu_site) leaves out the
   scripts nbconvert would load from a CDN (require.js, MathJax, Mermaid, the
@@ -17,6 +20,9 @@ What changes on the way from notebook to page:
 - each exercise shows as the learner meets it, the solution replaced by
   nbgrader's stub, and its solution and check cell (with their outputs)
   follow in a "Show the solution" element, closed until the reader opens it;
+- a printed lesson function (its solution between the same markers) shows as
+  a student edition prints it, the solution replaced by the stub, and the
+  whole output follows in a closed "Show the solution" element;
 - a cell tagged ``remove-cell`` is left out (for cells that only make sense
   in a running notebook, such as a setup cell for Colab);
 - each page gets links to the index and to the previous and next lessons.
@@ -30,8 +36,10 @@ from __future__ import annotations
 import argparse
 import copy
 import html
+import posixpath
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import nbformat
@@ -44,12 +52,14 @@ sys.path.insert(0, str(ROOT))
 from bleu_classroom.markers import CODE_STUB, TEXT_STUB, strip_solutions  # noqa: E402 (after the path)
 
 NOTEBOOKS = ROOT / "notebooks"
+GUIDES = ROOT / "docs"
 TEMPLATES = Path(__file__).resolve().parent / "site_template"
 # Where a link out of notebooks/ leads. The one thing to change when the repository moves.
 REPOSITORY_URL = "https://github.com/OWNER/bleu-from-scratch"
 
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
-NOTEBOOK_LINK = re.compile(r"^(?P<name>[\w.-]+)\.ipynb(?P<fragment>#.*)?$")
+# The folders whose files become pages, and the suffix of those files.
+PAGE_SOURCES = {"notebooks": ".ipynb", "docs": ".md"}
 # Code first, so that a $ in code stays a $; then display math, then inline math
 # ($ not followed by a space, closed by a $ not after a space and not before a digit).
 MATH_OR_CODE = re.compile(
@@ -98,25 +108,35 @@ def first_sentence(notebook: nbformat.NotebookNode) -> str:
     return ""
 
 
-def markdown_for_site(text: str, pages: set[str], repository: str = REPOSITORY_URL) -> str:
-    """The Markdown of a cell with its links pointing into the site and its formulas as MathML.
+def markdown_for_site(text: str, pages: set[str], folder: str = "notebooks", repository: str = REPOSITORY_URL) -> str:
+    """The Markdown of a cell of a file in ``folder`` with its links pointing into the site, its formulas as MathML.
+
+    A link to a notebook or a guide that is no page of the site stays as it is, so that the build finds it.
 
     >>> markdown_for_site("[Next: 02 Clipping](02_clipping.ipynb)", {"02_clipping.html"})
     '[Next: 02 Clipping](02_clipping.html)'
     >>> markdown_for_site("[data](../data/README.md), `$x$`", set())
     '[data](https://github.com/OWNER/bleu-from-scratch/blob/main/data/README.md), `$x$`'
+    >>> markdown_for_site("[A1](../notebooks/A1_python_fractions.ipynb#Top), [tests](tests.md)", {"tests.html"}, "docs")
+    '[A1](../notebooks/A1_python_fractions.ipynb#Top), [tests](tests.html)'
     >>> markdown_for_site("$c$", set())
     '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mi>c</mi></mrow></math>'
     """
 
     def link(match: re.Match) -> str:
         target = match.group(1)
-        notebook = NOTEBOOK_LINK.match(target)
-        if notebook and f"{notebook['name']}.html" in pages:
-            target = f"{notebook['name']}.html{notebook['fragment'] or ''}"
-        elif target.startswith("../"):
-            target = f"{repository}/blob/main/{target[3:]}"
-        return f"]({target})"
+        if re.match(r"[a-z][a-z0-9+.-]*:|#|/", target):  # another site, this page, or no file of the repository
+            return match.group(0)
+        path, hash_sign, fragment = target.partition("#")
+        file = posixpath.normpath(posixpath.join(folder, path))  # from the repository's root
+        source_folder, _, name = file.rpartition("/")
+        stem, suffix = posixpath.splitext(name)
+        if PAGE_SOURCES.get(source_folder) == suffix:
+            page = f"{stem}.html"
+            return f"]({page}{hash_sign}{fragment})" if page in pages else match.group(0)
+        if file.startswith("../"):
+            return match.group(0)
+        return f"]({repository}/blob/main/{file}{hash_sign}{fragment})"
 
     def math(match: re.Match) -> str:
         if match["display"] is not None:
@@ -131,16 +151,45 @@ def markdown_for_site(text: str, pages: set[str], repository: str = REPOSITORY_U
     return MATH_OR_CODE.sub(math, MARKDOWN_LINK.sub(link, text))
 
 
+def solution_fold(content: str) -> str:
+    """A closed ``<details>`` element holding ``content`` (HTML): the site's one way of folding a solution."""
+    return f'<details class="site-solution"><summary>Show the solution</summary>{content}</details>'
+
+
+def with_printed_solutions_folded(outputs: list, where: str) -> list:
+    """The outputs of a code cell, each printed solution (a lesson function's source) shown as its stub.
+
+    An output that prints a marked solution shows with the solution replaced by
+    nbgrader's stub, as a student edition prints it; the whole output follows,
+    folded.
+    """
+    folded = []
+    for output in outputs:
+        printed = output.get("text", "") if output.output_type == "stream" else ""
+        stubbed, regions = strip_solutions(printed, CODE_STUB, where)
+        if not regions:
+            folded.append(output)
+            continue
+        shown = copy.deepcopy(output)
+        shown.text = stubbed
+        whole = solution_fold(f'<pre class="site-printed-solution">{html.escape(printed)}</pre>')
+        folded += [shown, nbformat.v4.new_output("display_data", data={"text/html": whole})]
+    return folded
+
+
 def with_solutions_folded(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A copy in which each exercise shows stubbed, its solution and check cell folded after it.
 
     The solution cell and the check cell that follows it carry
     ``metadata.site.solution_starts`` and ``solution_ends``; the template wraps
-    the cells between them in a ``<details>`` element.
+    the cells between them in a ``<details>`` element. A printed solution is
+    folded within its cell's outputs (``with_printed_solutions_folded``).
     """
     notebook = copy.deepcopy(notebook)
     cells = []
     for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            cell.outputs = with_printed_solutions_folded(cell.outputs, f"cell {index + 1}'s output")
         stub = CODE_STUB if cell.cell_type == "code" else TEXT_STUB
         exercise, regions = strip_solutions(cell.source, stub, f"cell {index + 1}")
         if not regions:
@@ -181,15 +230,14 @@ def exporter() -> HTMLExporter:
     return HTMLExporter(config=config, template_name="bleu_site", extra_template_basedirs=[str(TEMPLATES)])
 
 
-def index_page(entries: list[tuple[str, str, str]]) -> str:
-    """The lessons in order, each with its first sentence; then the other notebooks."""
-    items = {True: [], False: []}
+def index_page(entries: list[tuple[str, str, str]], guides: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The lessons in order, each with its first sentence; then the other notebooks; then the guides."""
+    items: dict[bool, list[str]] = {True: [], False: []}
     for page, title, sentence in entries:
-        lesson = page[:2].isdigit()
-        items[lesson].append(
-            f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>'
-        )
+        items[page[:2].isdigit()].append(list_item(page, title, sentence))
     appendices = f"<h2>Appendices</h2><ul>{''.join(items[False])}</ul>" if items[False] else ""
+    if guides:
+        appendices += f"<h2>Guides</h2><ul>{''.join(list_item(*guide) for guide in guides)}</ul>"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -207,12 +255,16 @@ li {{ margin: 0.6em 0; }} li span {{ opacity: 0.8; }}
 <p>Build the BLEU machine-translation metric one idea at a time, and check it against NLTK. Read the
 lessons in order. These pages show each notebook with the outputs it stores; to run the code, open the
 notebooks in Jupyter (see <a href="{REPOSITORY_URL}">the repository</a>). An exercise's solution stays folded
-until you open "Show the solution".</p>
+until you open "Show the solution", and so does the solution in each package function a lesson prints.</p>
 <ol start="0">{"".join(items[True])}</ol>
 {appendices}
 </body>
 </html>
 """
+
+
+def list_item(page: str, title: str, sentence: str) -> str:
+    return f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>'
 
 
 def broken_links(out_dir: Path) -> list[str]:
@@ -226,29 +278,48 @@ def broken_links(out_dir: Path) -> list[str]:
     return broken
 
 
-def build_site(out_dir: Path, notebooks: list[Path] | None = None) -> list[Path]:
-    """Write the pages of ``notebooks`` (all of notebooks/ by default) and index.html into ``out_dir``."""
+def guide_notebook(path: Path) -> nbformat.NotebookNode:
+    """A guide of docs/ as a notebook of one Markdown cell, so that it is drawn as the lessons are."""
+    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(path.read_text(encoding="utf-8"))])
+
+
+def build_site(out_dir: Path, notebooks: list[Path] | None = None, guides: list[Path] | None = None) -> list[Path]:
+    """Write the pages of ``notebooks`` and ``guides`` (all of notebooks/ and docs/ by default) and index.html."""
     notebooks = site_notebooks() if notebooks is None else notebooks
+    guides = sorted(GUIDES.glob("*.md")) if guides is None else guides
     out_dir.mkdir(parents=True, exist_ok=True)
-    read = [nbformat.read(path, as_version=4) for path in notebooks]
-    titles = [title_of(notebook, path.stem) for notebook, path in zip(read, notebooks)]
-    pages = [(page_name(path), title) for path, title in zip(notebooks, titles)]
-    names = {name for name, _ in pages}
+    sources = {
+        "notebooks": [(path, nbformat.read(path, as_version=4)) for path in notebooks],
+        "docs": [(path, guide_notebook(path)) for path in guides],
+    }
+    pages = {
+        folder: [(page_name(path), title_of(notebook, path.stem)) for path, notebook in read]
+        for folder, read in sources.items()
+    }
+    names = [name for listed in pages.values() for name, _ in listed]
+    if "index.html" in names or len(set(names)) < len(names):
+        raise SiteError(f"two pages, or a page and the index, would have the same name: {sorted(names)}")
     html_exporter = exporter()
     written = []
-    for index, (notebook, path) in enumerate(zip(read, notebooks)):
-        notebook = with_solutions_folded(notebook)
-        for cell in notebook.cells:
-            if cell.cell_type == "markdown":
-                cell.source = markdown_for_site(cell.source, names)
-        notebook.metadata["title"] = titles[index]
-        body, _ = html_exporter.from_notebook_node(notebook, resources={"site_nav": navigation(pages, index)})
-        target = out_dir / page_name(path)
-        target.write_text(body, encoding="utf-8")
-        written.append(target)
-    entries = [(name, title, first_sentence(notebook)) for (name, title), notebook in zip(pages, read)]
+    for folder, read in sources.items():
+        for index, (_, notebook) in enumerate(read):
+            name, title = pages[folder][index]
+            notebook = with_solutions_folded(notebook)
+            for cell in notebook.cells:
+                if cell.cell_type == "markdown":
+                    cell.source = markdown_for_site(cell.source, set(names), folder)
+            notebook.metadata["title"] = title
+            body, _ = html_exporter.from_notebook_node(
+                notebook, resources={"site_nav": navigation(pages[folder], index)}
+            )
+            (out_dir / name).write_text(body, encoding="utf-8")
+            written.append(out_dir / name)
+    entries = {
+        folder: [(name, title, first_sentence(notebook)) for (name, title), (_, notebook) in zip(pages[folder], read)]
+        for folder, read in sources.items()
+    }
     index_path = out_dir / "index.html"
-    index_path.write_text(index_page(entries), encoding="utf-8")
+    index_path.write_text(index_page(entries["notebooks"], entries["docs"]), encoding="utf-8")
     return [index_path, *written]
 
 

@@ -4,7 +4,7 @@ NLTK accepts some common mistakes silently (a string is scored as a list of
 characters) or crashes on them with an error that does not name the cause
 (``KeyError``, ``AssertionError``, ``ValueError: min() arg is an empty
 sequence``). These checks turn each mistake into a ``TypeError`` or
-``ValueError`` that says what is wrong and how to fix it. The README lists
+``ValueError`` that says what is wrong and how to fix it. docs/package.md lists
 every case.
 
 Each check returns its input ready for the lesson code: lists and tuples
