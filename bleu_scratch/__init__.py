@@ -10,7 +10,7 @@ code: ``sentence_bleu`` is lesson 05's (``lesson05_sentence.py``),
 ``corpus_bleu`` lesson 06's. Lesson 10's fast paths have names of their own
 (``fast_sentence_bleu``, ``fast_corpus_bleu``, ``batch_sentence_bleu``,
 ``parallel_corpus_bleu``): the same values, faster. Lessons 01 to 09 need
-only the standard library; the names of lessons 10 to 12, which use numpy,
+only the standard library; the names of lessons 10 to 13 (10 and 11 use numpy)
 are imported when first used.
 
 >>> from bleu_scratch import sentence_bleu
@@ -90,7 +90,7 @@ from .lesson09_tokenizers import (
 )
 from .lesson09_sacrebleu import sacrebleu_from_stats
 
-# Lessons 10 to 12 use numpy: each name is imported from its module when first used.
+# Lessons 10 to 13 (10 and 11 use numpy): each name is imported from its module when first used.
 LATER_LESSONS = {
     # Lesson 10: scale
     "fast_sentence_stats": "lesson10_fast",
@@ -110,15 +110,16 @@ LATER_LESSONS = {
     "bootstrap_interval": "lesson11_resampling",
     "PairedResult": "lesson11_significance",
     "paired_test": "lesson11_significance",
-    # Lesson 12: what BLEU cannot see
+    # Lesson 12: BLEU and the humans
     "pearson": "lesson12_correlation",
     "kendall_tau": "lesson12_correlation",
     "discordant_pairs": "lesson12_correlation",
-    "bigram_mismatch_chunks": "lesson12_permutations",
-    "permutations_keeping_matches": "lesson12_permutations",
-    "word_edit_distance": "lesson12_relatives",
-    "word_error_rate": "lesson12_relatives",
-    "WordNetStandIn": "lesson12_relatives",
+    # Lesson 13: what BLEU cannot see
+    "bigram_mismatch_chunks": "lesson13_permutations",
+    "permutations_keeping_matches": "lesson13_permutations",
+    "word_edit_distance": "lesson13_relatives",
+    "word_error_rate": "lesson13_relatives",
+    "WordNetStandIn": "lesson13_relatives",
 }
 
 

@@ -55,7 +55,7 @@ from nltk.translate.nist_score import corpus_nist
 from sacrebleu.metrics import CHRF, TER
 
 from bleu_scratch import WordNetStandIn, tokenize_13a
-from bleu_scratch.lesson12_relatives import corpus_word_error_rate
+from bleu_scratch.lesson13_relatives import corpus_word_error_rate
 from bleu_scratch.notebook import data_dir, read_lines
 
 FOLDER = data_dir() / "wmt17-en-de-systems"
@@ -69,7 +69,7 @@ SETTINGS = {
     "chrF++": "sacrebleu CHRF(word_order=2) on the text: character 6-grams and word 1- and 2-grams, beta 2",
     "NLTK chrF": "nltk corpus_chrf(references, hypotheses, beta=2) on the text: the mean of sentence scores",
     "TER": "sacrebleu TER() on the text (case-insensitive, no normalization), 0-100",
-    "WER": "bleu_scratch.lesson12_relatives.corpus_word_error_rate on line.lower().split(), TER's tokens; 0-1",
+    "WER": "bleu_scratch.lesson13_relatives.corpus_word_error_rate on line.lower().split(), TER's tokens; 0-1",
     "NIST": "nltk corpus_nist(list_of_references, hypotheses, n=5) on 13a tokens",
     "GLEU": "nltk corpus_gleu(list_of_references, hypotheses) on 13a tokens (n-grams of 1 to 4 words)",
     "METEOR": "mean over segments of nltk meteor_score([reference], hypothesis, stemmer=SnowballStemmer('german'), "

@@ -8,7 +8,7 @@ from nltk.translate.meteor_score import meteor_score
 from sacrebleu.metrics import TER
 
 from bleu_scratch import WordNetStandIn, word_edit_distance, word_error_rate
-from bleu_scratch.lesson12_relatives import corpus_word_error_rate, word_errors
+from bleu_scratch.lesson13_relatives import corpus_word_error_rate, word_errors
 from tests.quick import examples
 
 WORDS = st.lists(st.sampled_from("a b c d e".split()), max_size=8)

@@ -1,4 +1,4 @@
-"""Lesson 12: the reorderings BLEU cannot tell apart (Callison-Burch, Osborne and Koehn 2006).
+"""Lesson 13: the reorderings BLEU cannot tell apart (Callison-Burch, Osborne and Koehn 2006).
 
 BLEU counts n-grams and never asks where they are. Callison-Burch, Osborne
 and Koehn turned that into a count. Cut a hypothesis between every two

@@ -1,6 +1,6 @@
-"""Lesson 12: BLEU's relatives: word error rate, built here, and METEOR without WordNet's data.
+"""Lesson 13: BLEU's relatives: word error rate, built here, and METEOR without WordNet's data.
 
-The relatives lesson 12 compares with BLEU (NIST, chrF, chrF++, TER, GLEU,
+The relatives lesson 13 compares with BLEU (NIST, chrF, chrF++, TER, GLEU,
 METEOR) are computed with their reference implementations, NLTK's and
 sacrebleu's. This module holds the two pieces they leave to us:
 
