@@ -73,7 +73,6 @@ from .lesson08_posts import (
     introduction_bleu,
     kirchhoff_bleu,
     kirchhoff_tokenize,
-    numpy_sum,
     study_notes_bleu,
 )
 
@@ -165,7 +164,6 @@ __all__ = [
     "first_closest_ref_length",
     "renormalised_weights",
     "variant_sentence_bleu",
-    "numpy_sum",
     "introduction_bleu",
     "study_notes_bleu",
     "kirchhoff_tokenize",

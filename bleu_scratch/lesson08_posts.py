@@ -24,8 +24,14 @@ stops it with an error:
 
 How the posts add the logs matters: ``np.sum``, ``np.mean`` and ``sum`` add in an order
 of their own, ``math.fsum`` (NLTK's, and lesson 05's) exactly, and about one
-score in a hundred then differs in its last bit. The three functions use the
-lessons' counting and brevity penalty; only the posts' own choices are new.
+score in a hundred then differs in its last bit. The functions call numpy where
+the posts call it (``np.log``, ``np.sum``, ``np.mean``, ``np.exp``), so they
+return the posts' values bit for bit on any machine, even where numpy's log and
+exp differ from the C library's in the last bit. numpy is imported when a post's
+function runs, not with the module: lessons 01 to 09 import with the standard
+library alone. The posts' code returns a ``numpy.float64``; the functions return
+that value as a plain ``float``. The three functions use the lessons' counting
+and brevity-penalty rules; only the posts' own choices are new.
 """
 
 import math
@@ -38,43 +44,6 @@ from .lesson04_brevity import brevity_penalty, closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, sentence_stats
 from .lesson08_variants import first_closest_ref_length, shortest_ref_length
 
-# numpy adds an array of 8 values or more in 8 running sums, and splits one of
-# more than 128 values in two halves, each a multiple of 8 long.
-NUMPY_BLOCK = 128
-
-
-def numpy_sum(values: Sequence[float]) -> float:
-    """Add ``values`` in the order ``np.sum`` adds a 1-D float64 array (pairwise summation).
-
-    Up to 7 values it adds left to right, as ``sum`` does; from 8 on the
-    order differs, and so can the last bit:
-
-    >>> import math
-    >>> values = [0.1] * 10
-    >>> numpy_sum(values), sum(values), math.fsum(values)
-    (1.0, 0.9999999999999999, 1.0)
-    """
-    if len(values) < 8:
-        total = 0.0
-        for value in values:
-            total += value
-        return total
-    if len(values) <= NUMPY_BLOCK:
-        partial = list(values[:8])
-        whole_blocks = len(values) - len(values) % 8
-        for start in range(8, whole_blocks, 8):
-            for lane in range(8):
-                partial[lane] += values[start + lane]
-        total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
-            (partial[4] + partial[5]) + (partial[6] + partial[7])
-        )
-        for value in values[whole_blocks:]:
-            total += value
-        return total
-    half = len(values) // 2
-    half -= half % 8
-    return numpy_sum(values[:half]) + numpy_sum(values[half:])
-
 
 @door(checks.sentence_pair, checks.weights)
 def introduction_bleu(
@@ -84,7 +53,10 @@ def introduction_bleu(
 
     Its precision of an order with no n-gram is 0/1; a zero precision adds 0
     to the log sum (as NLTK 3.2.x did), so a hypothesis with no match at all
-    scores its brevity penalty: "a b" against "c d e" is exp(1 - 3/2).
+    scores its brevity penalty: "a b" against "c d e" is exp(1 - 3/2). The
+    logs and the penalty are numpy's (``np.log``, ``np.sum``, ``np.exp``), as
+    the post computes them; the post's ``numpy.float64`` is returned as a
+    ``float`` of the same value.
 
     >>> import math
     >>> introduction_bleu([["c", "d", "e"]], ["a", "b"]) == math.exp(1 - 3 / 2)
@@ -94,16 +66,20 @@ def introduction_bleu(
     ...
     ZeroDivisionError: the post's brevity_penalty divides by the hypothesis length ...: float division by zero
     """
+    import numpy as np
+
     c = len(hypothesis)
     if c == 0:
         raise ZeroDivisionError(
             "the post's brevity_penalty divides by the hypothesis length (np.exp(1 - float(r)/c)): "
             "an empty hypothesis raises ZeroDivisionError: float division by zero"
         )
-    bp = brevity_penalty(first_closest_ref_length(references, c), c)
+    r = first_closest_ref_length(references, c)
+    bp = 1 if c > r else np.exp(1 - float(r) / c)
     counted = sentence_stats(references, hypothesis, len(weights))
     p_n = [matches / total for matches, total in zip(counted.matches, counted.nltk_totals)]
-    return bp * math.exp(numpy_sum([w_n * math.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)]))
+    score = np.sum([w_n * np.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)])
+    return float(bp * np.exp(score))
 
 
 @door(checks.sentence_pair, checks.weights)
@@ -121,13 +97,18 @@ def study_notes_bleu(
     ZeroDivisionError: ... which is 0 for n = 3: a candidate of 2 tokens cannot be scored with 4 weights (...)
 
     With no match at all the score is the brevity penalty, exp(1 - 5/4) here.
-    The notes add the logs with the built-in ``sum``, which adds left to right
-    (and, from Python 3.12 on, compensates its rounding errors).
+    The notes take the logs with ``np.log`` and add them with the built-in
+    ``sum``: numpy floats, so left to right with one rounding per addition on
+    every Python (the compensated ``sum`` of Python 3.12 is for Python floats
+    only). The notes' ``numpy.float64`` is returned as a ``float`` of the same
+    value.
 
     >>> import math
     >>> study_notes_bleu([["a", "b", "c", "d", "e"]], ["w", "x", "y", "z"]) == math.exp(1 - 5 / 4)
     True
     """
+    import numpy as np
+
     c = len(hypothesis)
     if c < len(weights):
         raise ZeroDivisionError(
@@ -137,8 +118,11 @@ def study_notes_bleu(
         )
     counted = sentence_stats(references, hypothesis, len(weights))
     p_n = [matches / total for matches, total in zip(counted.matches, counted.totals)]
-    log_sum = sum([w_n * math.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)])
-    return brevity_penalty(closest_ref_length(references, c), c) * math.exp(log_sum)
+    # The built-in sum of numpy floats: left to right, one rounding per addition, on every Python.
+    score = sum([w_n * np.log(p) if p != 0 else 0 for w_n, p in zip(weights, p_n)])
+    r = closest_ref_length(references, c)
+    bp = np.exp(1 - r / c) if c <= r else 1
+    return float(bp * np.exp(score))
 
 
 @door(checks.line)
@@ -173,14 +157,18 @@ def kirchhoff_bleu(references: Sequence[str], hypothesis: str, max_n: int = 4) -
     >>> round(kirchhoff_bleu(["the cat sat on the mat"], "the cat sat - on the mat"), 4)
     0.6114
 
-    No unigram match scores the int 0, as the post's code returns it.
+    The post's ``np.exp(np.mean(logs))`` returns a ``numpy.float64``; this
+    returns a ``float`` of the same value. No unigram match scores the int 0,
+    as the post's code returns it.
     """
     reference_tokens = [kirchhoff_tokenize(reference) for reference in references]
     tokens = kirchhoff_tokenize(hypothesis)
     counted = sentence_stats(reference_tokens, tokens, max_n)
     if counted.matches[0] == 0:
         return 0
+    import numpy as np
+
+    # The post's brevity penalty is math.exp's, lesson 04's; its geometric mean is numpy's.
     bp = brevity_penalty(shortest_ref_length(reference_tokens, counted.hyp_len), counted.hyp_len)
-    # The post's geometric mean, np.exp(np.mean(logs)): the logs added in numpy's order, then divided by their number.
     logs = [math.log(matches / total) for matches, total in zip(counted.matches, counted.totals) if matches > 0]
-    return bp * math.exp(numpy_sum(logs) / len(logs))
+    return float(bp * np.exp(np.mean(logs)))

@@ -232,6 +232,8 @@ SLOW_TESTS = {
     "tests/lessons/test_significance.py::test_approximate_randomization_equals_sacrebleu",
     "tests/cli/test_compare.py::test_json_is_sacrebleus_paired_bootstrap",
     "tests/cli/test_compare.py::test_json_is_sacrebleus_approximate_randomization",
+    # a kernel, run cell by cell with a module saved in between
+    "tests/notebooks/test_autoreload.py::test_a_module_saved_between_two_cells_is_what_the_next_cell_runs",
     # a JupyterLab server, started as the learner's command starts it
     "tests/tools/test_lessons_command.py::test_jupyterlab_starts_for_this_user_with_lesson_00_and_the_package_in_its_file_browser",
 }

@@ -66,6 +66,10 @@ def door(*checks: Check) -> Callable[[Function], Function]:
 
         @functools.wraps(function)
         def checked(*args: Any, **kwargs: Any) -> Any:
+            # Read from the door's __dict__, not from this closure: when a lesson's module is saved, IPython's
+            # autoreload hands the old door the new door's __dict__, so a name imported before the edit
+            # (`from bleu_scratch import corpus_bleu`) runs the saved code.
+            function, checks, name, names, known, defaults = checked.__dict__["plan"]
             if _inside_a_door.get():
                 return function(*args, **kwargs)
             arguments = dict(zip(names, args))
@@ -85,6 +89,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
             finally:
                 _inside_a_door.reset(entered)
 
+        checked.__dict__["plan"] = (function, checks, name, names, known, defaults)
         return checked  # type: ignore[return-value]
 
     return decorate

@@ -237,12 +237,15 @@ def test_difference_scale():
 
 def test_difference_float_rounding(wmt15):
     # Same statistics, same maths; NLTK adds w * log(m/t) with math.fsum,
-    # sacrebleu adds log(100 * m/t) with sum and divides by 4: equal to ~1e-15.
+    # sacrebleu adds log(100 * m/t) with sum and divides by 4: equal to ~1e-15. Lesson 09's folded
+    # aside (5.4) prints both floats: 100 x NLTK is 2 units in the last place below sacrebleu.
     hyps, refs = wmt15["moses_hyp"], [wmt15["moses_ref"]]
     list_of_references = [[r.split()] for r in refs[0]]
     nltk = nltk_corpus_bleu(list_of_references, [h.split() for h in hyps])
     theirs = sacrebleu.corpus_bleu(hyps, refs, tokenize="none").score
     assert math.isclose(100 * nltk, theirs, rel_tol=1e-12, abs_tol=0)
+    assert (100 * nltk, theirs) == (23.168256941453304, 23.16825694145331)
+    assert theirs - 100 * nltk == 2 * math.ulp(theirs)
 
 
 def test_difference_sentence_level_defaults(record):

@@ -216,6 +216,14 @@ def test_randomization_p_values_match_multeval_within_0_01(runs, published):
     assert {name: p for name, p in ours.items() if abs(p - multeval[name]) >= PUBLISHED_TOLERANCE} == {}
 
 
+def test_fifteen_null_tests_mark_at_least_one_system_54_percent_of_the_time():
+    # Lesson 11's folded simulation: p-values uniform under the null hypothesis, by hand 1 - 0.95**15 = 0.537.
+    null_p = np.random.default_rng(2017).uniform(size=(100_000, 15))
+    simulated = float(np.mean((null_p < 0.05).any(axis=1)))
+    assert round(1 - 0.95**15, 3) == 0.537
+    assert round(simulated, 3) == 0.536 and abs(simulated - (1 - 0.95**15)) < 0.005
+
+
 @pytest.mark.parametrize("run", ["bs_2000", "ar_10000"])
 def test_the_recorded_sacrebleu_runs_are_ours(runs, recorded, run):
     expected = [(name, r["score"], r["p_value"], r["mean"], r["ci"]) for name, r in recorded[run]["systems"].items()]

@@ -33,6 +33,21 @@ def test_method2_by_hand():
     assert [(p.numerator, p.denominator) for p in p_n] == [(0, 4), (1, 3), (3, 6)]
 
 
+@pytest.mark.parametrize(
+    "method, expected",
+    [("method0", 0.6434588841607617), ("method1", 0.6434588841607617), ("method2", 0.7034711503007025)],
+)
+def test_method1_changes_no_score_without_a_zero_order_and_method2_does(same_as_nltk, smoothers, method, expected):
+    # Lesson 07's folded aside: every order of "the cat is sitting on a mat" matches (6/7, 4/6, 3/5, 2/4).
+    references, hypothesis = ["the cat is sitting on the mat".split()], "the cat is sitting on a mat".split()
+    ours, theirs = smoothers(method)
+    outcome = same_as_nltk(
+        lambda: sentence_bleu(references, hypothesis, smoothing_function=ours),
+        lambda: nltk_sentence_bleu(references, hypothesis, smoothing_function=theirs),
+    )
+    assert outcome.value == expected
+
+
 def test_method3_by_hand():
     # k-th zero precision becomes 1 / (2^k * l): 1/(2 * 2), 1/(4 * 1).
     assert SmoothingFunction().method3([Precision(3, 4), Precision(0, 2), Precision(0, 1)]) == [
