@@ -17,13 +17,44 @@ from tests.classroom.test_edition import MARKED, lesson_of
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
+# Each mistake: the function it is made in, its lesson and module, and the wrong body in place of the stub.
 WRONG = {
     # The mistake the old grader let through: & drops the zero counts NLTK keeps.
-    "clipped_counts": ("02", "lesson02_clipping", ["return hypothesis_counts & max_ref_counts"]),
+    "clipped_counts with &": (
+        "clipped_counts",
+        "02",
+        "lesson02_clipping",
+        ["return hypothesis_counts & max_ref_counts"],
+    ),
+    # Summing the references' counts, where the clip is the largest count in one reference (issue 24).
+    "max_reference_counts summed": (
+        "max_reference_counts",
+        "02",
+        "lesson02_clipping",
+        [
+            "total: Counter = Counter()",
+            "for reference in references:",
+            "    total += count_ngrams(reference, n)",
+            "return total",
+        ],
+    ),
     # Lists where NLTK gives tuples: the n-grams cannot be counted.
-    "ngrams": ("01", "lesson01_ngrams", ["return [list(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]"]),
+    "ngrams as lists": (
+        "ngrams",
+        "01",
+        "lesson01_ngrams",
+        ["return [list(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]"],
+    ),
+    # One n-gram short: L - n where a sentence of L tokens has L - n + 1 (issue 24).
+    "ngrams one short": (
+        "ngrams",
+        "01",
+        "lesson01_ngrams",
+        ["return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n)]"],
+    ),
     # A plain Fraction reduces 2/4 to 1/2: NLTK's numerator and denominator are lost.
-    "modified_precision": (
+    "modified_precision reduced": (
+        "modified_precision",
         "03",
         "lesson03_precision",
         [
@@ -33,8 +64,26 @@ WRONG = {
             "return Fraction(sum(clipped.values()), max(1, sum(counts.values())))",
         ],
     ),
+    # too_short left at zero: NLTK counts a sentence too short for an order as one n-gram (issue 24).
+    "sentence_stats without too_short": (
+        "sentence_stats",
+        "05",
+        "lesson05_sentence",
+        [
+            "matches, totals = [], []",
+            "for n in range(1, max_n + 1):",
+            "    counts = count_ngrams(hypothesis, n)",
+            "    clipped = clipped_counts(counts, max_reference_counts(references, n))",
+            "    matches.append(sum(clipped.values()))",
+            "    totals.append(sum(counts.values()))",
+            "hyp_len = len(hypothesis)",
+            "ref_len = closest_ref_length(references, hyp_len)",
+            "return BleuStats(hyp_len, ref_len, tuple(matches), tuple(totals), (0,) * max_n)",
+        ],
+    ),
     # The last sentence pair not passed on: smoothing methods 5 to 7 read it (issue 24).
-    "corpus_bleu": (
+    "corpus_bleu without the last pair": (
+        "corpus_bleu",
         "06",
         "lesson06_corpus",
         [
@@ -67,9 +116,9 @@ def notebook_fails(edition, lesson: str, environment: dict) -> str:
 def verdicts(edition, tmp_path_factory) -> dict[str, tuple[str, int]]:
     root = tmp_path_factory.mktemp("one-truth")
 
-    def verdict(name: str) -> tuple[str, int]:
-        lesson, module, body = WRONG[name]
-        student = copy_of(edition, root, name)
+    def verdict(mistake: str) -> tuple[str, int]:
+        name, lesson, module, body = WRONG[mistake]
+        student = copy_of(edition, root, mistake.replace(" ", "-"))
         for other_module, function in MARKED:
             if lesson_of(other_module) <= lesson and function != name:
                 set_function(student, other_module, function)
@@ -82,9 +131,10 @@ def verdicts(edition, tmp_path_factory) -> dict[str, tuple[str, int]]:
         return dict(zip(WRONG, pool.map(verdict, WRONG)))
 
 
-@pytest.mark.parametrize("name", list(WRONG))
-def test_the_grader_and_the_notebook_reject_the_same_mistake(verdicts, name):
-    error, points = verdicts[name]
-    assert points == 0, f"the grader gave a wrong {name} {points} points"
-    assert error, f"notebook {WRONG[name][0]} ran to its end with a wrong {name}"
+@pytest.mark.parametrize("mistake", list(WRONG))
+def test_the_grader_and_the_notebook_reject_the_same_mistake(verdicts, mistake):
+    error, points = verdicts[mistake]
+    name, lesson = WRONG[mistake][:2]
+    assert points == 0, f"the grader gave {name} with this mistake ({mistake}) {points} points"
+    assert error, f"notebook {lesson} ran to its end with {name} wrong ({mistake})"
     assert error != "NotImplementedError", "the notebook stopped at an unwritten exercise, not at the mistake"
