@@ -133,6 +133,27 @@ class NoScheduler(CommandError):
         )
 
 
+class LostCluster(CommandError):
+    """The Dask cluster stopped answering while the command scored: ``--scheduler``'s scheduler, or the local
+    cluster of ``--jobs`` (its process ended)."""
+
+    def __init__(self, scheduler: str | None, jobs: int) -> None:
+        super().__init__(scheduler, jobs)
+
+    def message(self) -> str:
+        scheduler, jobs = self.args
+        if scheduler is None:
+            return (
+                f"the local Dask cluster of --jobs {jobs} stopped mid-run, so there is no score; "
+                "run the command again, or without --jobs"
+            )
+        return (
+            f"lost the Dask scheduler at {scheduler} mid-run, so there is no score; "
+            "check that the scheduler and its workers are running (`dask scheduler`, `dask worker ADDRESS`) "
+            "and run the command again"
+        )
+
+
 def _lines(count: int) -> str:
     return f"{count} line" if count == 1 else f"{count} lines"
 

@@ -15,12 +15,14 @@ Exit status: 0 with a score; 2 for bad options or input (no score printed);
 SIGTERM, with every process the command started stopped and nothing printed.
 """
 
+import logging
 import os
 import signal
 import sys
 import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType, TracebackType
@@ -36,7 +38,7 @@ from bleu_scratch import (
 )
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, NoScheduler, Overflow, SmoothingNeeds, stop
+from .errors import CommandError, LostCluster, NoScheduler, Overflow, SmoothingNeeds, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, warning_text
 from .settings import TOKENIZE, Settings, parse
@@ -211,8 +213,26 @@ def score(stats: BleuStats, settings: Settings, last_references: Sequence, last_
 @contextmanager
 def _client(settings: Settings) -> Iterator[Any]:
     """The Dask client whose workers score the shards, or None to score them in this process."""
+    if settings.scheduler is None and settings.jobs <= 1:
+        yield None
+        return
+    # Dask logs each failed reconnection to a lost scheduler with its traceback, from its own thread and until the
+    # client is closed; the command says what happened in one line (LostCluster) and logs nothing itself.
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with _connected(settings) as client:
+            yield client
+    finally:
+        logging.disable(previous)
+
+
+@contextmanager
+def _connected(settings: Settings) -> Iterator[Any]:
+    """A client of the local cluster of ``--jobs`` or of ``--scheduler``'s; the loss of its scheduler mid-run is
+    ``LostCluster``."""
     if settings.scheduler is None:
-        with cluster(jobs=settings.jobs) as client:
+        with cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
             yield client
         return
     from distributed import Client
@@ -221,8 +241,22 @@ def _client(settings: Settings) -> Iterator[Any]:
         client = Client(settings.scheduler, timeout="10s")
     except (OSError, TimeoutError, ValueError) as error:
         raise NoScheduler(settings.scheduler, str(error) or type(error).__name__) from None
-    with client:
+    with client, _lost_cluster(client, settings):
         yield client
+
+
+@contextmanager
+def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
+    try:
+        yield
+    except CommandError:
+        raise
+    except Exception as error:
+        # When the scheduler does not answer again, the client cancels every future and closes; the command itself
+        # cancels futures only after it has stopped waiting on them.
+        if isinstance(error, CancelledError) or client.status != "running":
+            raise LostCluster(settings.scheduler, settings.jobs) from None
+        raise
 
 
 def _workers_read(client: Any, paths: list[str]) -> bool:
