@@ -133,6 +133,19 @@ class NoScheduler(CommandError):
         )
 
 
+class NoWorkers(CommandError):
+    """The Dask scheduler of ``--scheduler`` answered, but no worker joined it in time."""
+
+    def __init__(self, address: str, seconds: int) -> None:
+        super().__init__(address, seconds)
+
+    def message(self) -> str:
+        address, seconds = self.args
+        return (
+            f"the Dask scheduler at {address} has no worker after {seconds} s; start one with `dask worker {address}`"
+        )
+
+
 class LostCluster(CommandError):
     """The Dask cluster stopped answering while the command scored: ``--scheduler``'s scheduler, or the local
     cluster of ``--jobs`` (its process ended)."""
@@ -144,7 +157,7 @@ class LostCluster(CommandError):
         scheduler, jobs = self.args
         if scheduler is None:
             return (
-                f"the local Dask cluster of --jobs {jobs} stopped mid-run, so there is no score; "
+                f"the local Dask cluster of --jobs {jobs} stopped before the end of the run, so there is no score; "
                 "run the command again, or without --jobs"
             )
         return (

@@ -38,12 +38,14 @@ from bleu_scratch import (
 )
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, LostCluster, NoScheduler, Overflow, SmoothingNeeds, stop
+from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, warning_text
 from .settings import TOKENIZE, Settings, parse
 
 Tokens = list[str]
+# Seconds the command waits for a first worker on the scheduler of --scheduler.
+WORKER_WAIT = 30
 
 
 class Terminated(BaseException):
@@ -232,8 +234,16 @@ def _connected(settings: Settings) -> Iterator[Any]:
     """A client of the local cluster of ``--jobs`` or of ``--scheduler``'s; the loss of its scheduler mid-run is
     ``LostCluster``."""
     if settings.scheduler is None:
-        with cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
-            yield client
+        started = False
+        try:
+            with cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
+                started = True
+                yield client
+        except (RuntimeError, OSError, TimeoutError):
+            # The cluster's process ended before its client connected (the lesson's RuntimeError) or as it did.
+            if started:
+                raise
+            raise LostCluster(None, settings.jobs) from None
         return
     from distributed import Client
 
@@ -242,11 +252,17 @@ def _connected(settings: Settings) -> Iterator[Any]:
     except (OSError, TimeoutError, ValueError) as error:
         raise NoScheduler(settings.scheduler, str(error) or type(error).__name__) from None
     with client, _lost_cluster(client, settings):
+        try:
+            # Shards go out as workers take them; with none, nothing would be scored.
+            client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except TimeoutError:
+            raise NoWorkers(settings.scheduler, WORKER_WAIT) from None
         yield client
 
 
 @contextmanager
 def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
+    """The loss of the cluster's scheduler while the command scores, as ``LostCluster``."""
     try:
         yield
     except CommandError:
