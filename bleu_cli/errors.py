@@ -44,6 +44,18 @@ class NotUtf8(CommandError):
         )
 
 
+class LineTooLong(CommandError):
+    def __init__(self, path: str, line: int, limit: int) -> None:
+        super().__init__(path, line, limit)
+
+    def message(self) -> str:
+        path, line, limit = self.args
+        return (
+            f"{path}, line {line}: longer than {limit:,} bytes, the longest line the command reads; "
+            "put one segment per line"
+        )
+
+
 class EmptyHypothesis(CommandError):
     def __init__(self, path: str) -> None:
         super().__init__(path)

@@ -5,6 +5,7 @@ test_signals.py); every cluster listens on 127.0.0.1 and is stopped by the
 test, whatever happens. What is asserted is the outcome, never a duration.
 """
 
+import json
 import os
 import re
 import select
@@ -14,11 +15,13 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from pathlib import Path
 
 import psutil
 import pytest
 
-from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, scoring, start
+from bleu_cli.inputs import MAX_LINE_BYTES
+from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, run_module, scoring, start, write
 
 # The WMT15 sample a thousand times over: every count a thousand times, so the same figures but the lengths.
 LONG_LINE = WMT15_LINE.replace("hyp_len = 1989 ref_len = 1852", "hyp_len = 1989000 ref_len = 1852000")
@@ -168,3 +171,85 @@ def test_two_commands_with_local_clusters_at_once_both_score_and_leave_port_8787
     # Each cluster's scheduler and workers were seen listening, none of them on Dask's default dashboard port.
     assert all(seen and 8787 not in seen for seen in listened), listened
     assert all(left_running(command) == [] for command in commands)
+
+
+def _fifo_notice(command: subprocess.Popen) -> bytes:
+    """The first line the command writes on stderr, read as soon as it is written."""
+    assert command.stderr is not None
+    line = b""
+    deadline = time.monotonic() + PATIENCE
+    while not line.endswith(b"\n"):
+        assert command.poll() is None and time.monotonic() < deadline, "the command did not say that it waits"
+        ready, _, _ = select.select([command.stderr], [], [], 1)
+        line += os.read(command.stderr.fileno(), 1) if ready else b""
+    return line
+
+
+def test_a_fifo_with_no_writer_is_waited_for_and_the_wait_said_on_one_line(tmp_path, wmt15):
+    fifo = tmp_path / "hypothesis.fifo"
+    os.mkfifo(fifo)
+    command = start([str(fifo), wmt15["ref.ru"]])
+    notice = _fifo_notice(command)
+    assert notice.decode() == (
+        f"{fifo} is a FIFO with no writer yet: waiting for a program to open it for writing (Ctrl-C stops)\n"
+    )
+    with open(fifo, "wb") as writer:  # the writer comes later, as `cat google.ru > hypothesis.fifo` would
+        writer.write(Path(wmt15["google.ru"]).read_bytes())
+    out, err = command.communicate(timeout=PATIENCE)
+    assert (command.returncode, out.decode(), err) == (0, WMT15_LINE + "\n", b"")
+
+
+@pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_waiting_for_a_fifo_writer_stops_the_command(tmp_path, wmt15, signal_number, status):
+    fifo = tmp_path / "reference.fifo"
+    os.mkfifo(fifo)
+    command = start([wmt15["google.ru"], str(fifo)])
+    _fifo_notice(command)
+    if signal_number == signal.SIGINT:
+        os.killpg(command.pid, signal.SIGINT)  # as Ctrl-C at a terminal
+    else:
+        command.send_signal(signal.SIGTERM)
+    out, err = command.communicate(timeout=PATIENCE)
+    assert (command.returncode, out, err) == (status, b"", b"")
+    assert left_running(command) == []
+
+
+def _line_of(length: int) -> bytes:
+    """A line of ``length`` bytes of UTF-8: two-byte letters and spaces, as Russian text has."""
+    word = "слово ".encode()
+    whole_letters = (word * (length // len(word) + 1))[:length].decode(errors="ignore").encode()
+    return whole_letters.ljust(length, b"a")
+
+
+@pytest.mark.parametrize("through", ["file", "standard input"])
+def test_a_line_over_the_limit_is_refused_naming_file_line_and_limit(tmp_path, through):
+    lines = [b"a short segment", _line_of(MAX_LINE_BYTES + 1), b"another one"]
+    hypothesis = tmp_path / "hyp.txt"
+    hypothesis.write_bytes(b"\n".join(lines) + b"\n")
+    reference = write(tmp_path / "ref.txt", b"a short segment\nthe same\nanother one\n")
+    if through == "file":
+        result = run_module(str(hypothesis), reference)
+        name = str(hypothesis)
+    else:
+        result = subprocess.run(
+            [sys.executable, "-m", "bleu_cli", "-", reference],
+            input=hypothesis.read_bytes(),
+            capture_output=True,
+            timeout=PATIENCE,
+        )
+        result.stdout, result.stderr, name = result.stdout.decode(), result.stderr.decode(), "-"
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"bleu-scratch: error: {name}, line 2: longer than 1,000,000 bytes, the longest line the command reads; "
+        "put one segment per line\n"
+    )
+
+
+def test_a_line_at_the_limit_is_scored(tmp_path):
+    line = _line_of(MAX_LINE_BYTES)
+    assert len(line) == MAX_LINE_BYTES and len(line.decode()) < MAX_LINE_BYTES  # bytes are counted, not letters
+    hypothesis = write(tmp_path / "hyp.txt", line + b"\r\nb\n")
+    reference = write(tmp_path / "ref.txt", line + b"\nb\n")
+    result = run_module(hypothesis, reference, "--json")
+    # Hypothesis and reference are the same words: every precision is 1 and so is the score.
+    assert (result.returncode, json.loads(result.stdout)["bleu"], result.stderr) == (0, 1.0, "")
