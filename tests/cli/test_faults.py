@@ -248,8 +248,8 @@ def test_a_line_over_the_limit_is_refused_naming_file_line_and_limit(tmp_path, t
 def test_a_line_at_the_limit_is_scored(tmp_path):
     line = _line_of(MAX_LINE_BYTES)
     assert len(line) == MAX_LINE_BYTES and len(line.decode()) < MAX_LINE_BYTES  # bytes are counted, not letters
-    hypothesis = write(tmp_path / "hyp.txt", line + b"\r\nb\n")
-    reference = write(tmp_path / "ref.txt", line + b"\nb\n")
+    hypothesis = write(tmp_path / "hyp.txt", line + b"\r\n")  # the line ending is not counted
+    reference = write(tmp_path / "ref.txt", line + b"\n")
     result = run_module(hypothesis, reference, "--json")
     # Hypothesis and reference are the same words: every precision is 1 and so is the score.
     assert (result.returncode, json.loads(result.stdout)["bleu"], result.stderr) == (0, 1.0, "")
