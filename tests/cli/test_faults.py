@@ -20,8 +20,9 @@ from pathlib import Path
 import psutil
 import pytest
 
+from bleu_cli import pipeline
 from bleu_cli.inputs import MAX_LINE_BYTES
-from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, run_module, scoring, start, write
+from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, run_main, run_module, scoring, start, write
 
 # The WMT15 sample a thousand times over: every count a thousand times, so the same figures but the lengths.
 LONG_LINE = WMT15_LINE.replace("hyp_len = 1989 ref_len = 1852", "hyp_len = 1989000 ref_len = 1852000")
@@ -35,9 +36,9 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def dask_scheduler_and_worker() -> Iterator[tuple[str, psutil.Process]]:
-    """A scheduler and one worker process of one thread, started with Dask's own commands on 127.0.0.1, and stopped
-    at the end; the scheduler's address and the worker's process."""
+def dask_scheduler_and_worker(workers: int = 1) -> Iterator[tuple[str, psutil.Process | None]]:
+    """A scheduler and a worker process of one thread (if ``workers``), started with Dask's own commands on
+    127.0.0.1, and stopped at the end; the scheduler's address and the worker's process."""
     scheduler = subprocess.Popen(
         [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0"]
         + ["--no-dashboard"],
@@ -47,6 +48,9 @@ def dask_scheduler_and_worker() -> Iterator[tuple[str, psutil.Process]]:
     worker = None
     try:
         address = _logged(scheduler, r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)").group(1)
+        if not workers:
+            yield address, None
+            return
         worker = subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", address, "--host", "127.0.0.1"]
             + ["--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
@@ -101,6 +105,7 @@ def test_the_scheduler_killed_mid_run_ends_in_one_line_and_status_2(long_input):
         while _cpu_of_tree(worker) < start_cpu + 1.0:
             assert command.poll() is None and time.monotonic() < deadline, "the worker did not start scoring"
             time.sleep(0.1)
+        assert worker is not None
         scheduler = next(p for p in psutil.Process().children() if "dask_scheduler" in " ".join(p.cmdline()))
         scheduler.kill()
         out, err = command.communicate(timeout=PATIENCE)
@@ -108,6 +113,17 @@ def test_the_scheduler_killed_mid_run_ends_in_one_line_and_status_2(long_input):
     assert (command.returncode, out) == (2, b"")
     assert f"lost the Dask scheduler at {address} mid-run" in line and "run the command again" in line
     assert left_running(command) == []
+
+
+def test_a_scheduler_with_no_worker_is_one_line_and_status_2(monkeypatch, capsys, wmt15):
+    monkeypatch.setattr(pipeline, "WORKER_WAIT", 1)
+    with dask_scheduler_and_worker(workers=0) as (address, _):
+        status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--scheduler", address)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"bleu-scratch: error: the Dask scheduler at {address} has no worker after 1 s; "
+        f"start one with `dask worker {address}`\n"
+    )
 
 
 @pytest.mark.parametrize("moment", ["as it starts", "mid-run"])
