@@ -11,8 +11,9 @@ too). Here the results are taken in shard order and summed, the corpus score
 comes from lesson 05's ``bleu_from_stats``, and ``report`` words the lines.
 
 Exit status: 0 with a score; 2 for bad options or input, or a Dask cluster
-lost or without workers (one line on stderr, no score printed); 141 when the reader of the output stops early; 130 after Ctrl-C and 143 after
-SIGTERM, with every process the command started stopped and nothing printed.
+lost or without workers (one line on stderr, no score printed); 141 when the
+reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
+every process the command started stopped and nothing printed.
 """
 
 import logging
