@@ -44,6 +44,18 @@ class NotUtf8(CommandError):
         )
 
 
+class LineTooLong(CommandError):
+    def __init__(self, path: str, line: int, limit: int) -> None:
+        super().__init__(path, line, limit)
+
+    def message(self) -> str:
+        path, line, limit = self.args
+        return (
+            f"{path}, line {line}: longer than {limit:,} bytes, the longest line the command reads; "
+            "put one segment per line"
+        )
+
+
 class EmptyHypothesis(CommandError):
     def __init__(self, path: str) -> None:
         super().__init__(path)
@@ -130,6 +142,40 @@ class NoScheduler(CommandError):
         return (
             f"cannot reach the Dask scheduler at {address}: {reason}; "
             "start one with `dask scheduler` and `dask worker ADDRESS`"
+        )
+
+
+class NoWorkers(CommandError):
+    """The Dask scheduler of ``--scheduler`` answered, but no worker joined it in time."""
+
+    def __init__(self, address: str, seconds: int) -> None:
+        super().__init__(address, seconds)
+
+    def message(self) -> str:
+        address, seconds = self.args
+        return (
+            f"the Dask scheduler at {address} has no worker after {seconds} s; start one with `dask worker {address}`"
+        )
+
+
+class LostCluster(CommandError):
+    """The Dask cluster stopped answering while the command scored: ``--scheduler``'s scheduler, or the local
+    cluster of ``--jobs`` (its process ended)."""
+
+    def __init__(self, scheduler: str | None, jobs: int) -> None:
+        super().__init__(scheduler, jobs)
+
+    def message(self) -> str:
+        scheduler, jobs = self.args
+        if scheduler is None:
+            return (
+                f"the local Dask cluster of --jobs {jobs} stopped before the end of the run, so there is no score; "
+                "run the command again, or without --jobs"
+            )
+        return (
+            f"lost the Dask scheduler at {scheduler} mid-run, so there is no score; "
+            "check that the scheduler and its workers are running (`dask scheduler`, `dask worker ADDRESS`) "
+            "and run the command again"
         )
 
 

@@ -7,32 +7,45 @@ their line ending; a UTF-8 byte order mark at the start of a file is dropped
 
 Regular files are scanned once, in this process, for their line counts, so a
 difference is an error before anything is scored; then they are cut into
-slices of ``SHARD_LINES`` lines, given as byte ranges: whoever scores a slice
-(this process, or a Dask worker that can reach the files) reads it from the
-files itself, and the lines never pass through here. Standard input (``-``)
+slices of ``SHARD_LINES`` lines (fewer where lines are long: ``SHARD_BYTES``),
+given as byte ranges: whoever scores a slice (this process, or a Dask worker
+that can reach the files) reads it from the files itself, and the lines never
+pass through here. Standard input (``-``)
 and other streams cannot be read twice: they are read here, in step, and their
-lines handed out in shards.
+lines handed out in shards. A line longer than ``MAX_LINE_BYTES`` is an
+error, and a FIFO is opened when a program opens it for writing, as ``cat``
+opens one.
 """
 
 import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from itertools import zip_longest
-from typing import BinaryIO
+from itertools import count, zip_longest
+from typing import BinaryIO, TypeVar
 
-from bleu_scratch.lesson10_parallel import shards
-
-from .errors import EmptyHypothesis, LineCounts, NotUtf8, Unreadable
+from .errors import EmptyHypothesis, LineCounts, LineTooLong, NotUtf8, Unreadable
 
 BOM = b"\xef\xbb\xbf"
 # Lines a worker gets at a time: enough to hide each task's cost in Dask, few
 # enough that the shards in flight hold little memory (benchmarks/cli_memory.py).
 SHARD_LINES = 1_000
+# A shard also ends once its lines, all files together, hold this many bytes,
+# so that a shard of long lines holds no more text than a shard of sentences.
+SHARD_BYTES = 2_000_000
+# The longest line read, in bytes of UTF-8 without its line ending. A segment
+# is a sentence or a paragraph, a few hundred bytes; a longer line is a file
+# without line breaks or not text, and its tokens would take memory in
+# proportion to its length.
+MAX_LINE_BYTES = 1_000_000
+# Seconds a FIFO may wait for its writer before the command says that it waits.
+FIFO_NOTICE_DELAY = 1.0
 Segment = tuple[str, ...]
+Item = TypeVar("Item")
 
 
 @dataclass(frozen=True)
@@ -79,21 +92,13 @@ def file_slices(names: Sequence[str]) -> list[FileSlice] | None:
     check_readable(names)
     if not _all_regular(names):
         return None
-    scans = [_scan(name) for name in names]
-    counts = [lines for _, _, lines in scans]
-    if counts[0] == 0:
-        raise EmptyHypothesis(names[0])
-    wrong = [(name, count) for name, count in zip(names[1:], counts[1:]) if count != counts[0]]
-    if wrong:
-        raise LineCounts(names[0], counts[0], wrong)
     paths = tuple(os.path.abspath(name) for name in names)
-    slices = []
-    for number, first in enumerate(range(1, counts[0] + 1, SHARD_LINES)):
-        ranges = tuple(
-            (starts[number], starts[number + 1] if number + 1 < len(starts) else end) for starts, end, _ in scans
-        )
-        slices.append(FileSlice(tuple(names), paths, ranges, first, min(SHARD_LINES, counts[0] - first + 1)))
-    return slices
+    starts, ends, lines = _scan(names)
+    cuts = [*starts, (lines + 1, ends)]
+    return [
+        FileSlice(tuple(names), paths, tuple(zip(begin, end)), first, after - first)
+        for (first, begin), (after, end) in zip(cuts, cuts[1:])
+    ]
 
 
 def read_slice(piece: FileSlice) -> list[Segment]:
@@ -111,40 +116,88 @@ def read_slice(piece: FileSlice) -> list[Segment]:
 
 
 def streamed_shards(names: Sequence[str]) -> Iterator[list[Segment]]:
-    """Shards of ``SHARD_LINES`` segments, read here from files that cannot be sliced (``-`` is standard input)."""
-    return shards(_aligned(names), SHARD_LINES)
+    """Shards of ``SHARD_LINES`` segments (fewer if long), read here from files that cannot be sliced (``-`` is
+    standard input)."""
+    return _cut(_aligned(names))
 
 
-def _aligned(names: Sequence[str]) -> Iterator[Segment]:
+def _cut(sized: Iterable[tuple[Item, int]]) -> Iterator[list[Item]]:
+    """The items in shards of ``SHARD_LINES``, or fewer once a shard's items hold ``SHARD_BYTES``.
+
+    >>> list(_cut([("a", 1), ("b", SHARD_BYTES), ("c", 1)]))
+    [['a', 'b'], ['c']]
+    """
+    shard: list[Item] = []
+    size = 0
+    for item, item_size in sized:
+        shard.append(item)
+        size += item_size
+        if len(shard) == SHARD_LINES or size >= SHARD_BYTES:
+            yield shard
+            shard, size = [], 0
+    if shard:
+        yield shard
+
+
+def _aligned(names: Sequence[str]) -> Iterator[tuple[Segment, int]]:
+    """Each segment of the files and its size in bytes."""
     with ExitStack() as stack:
         files = [stack.enter_context(_open(name, name)) for name in names]
-        number = 0
-        for number, raw_lines in enumerate(zip_longest(*files), 1):
-            if None in raw_lines:
-                # Every file has been read up to line number - 1; count what is left of each.
-                counts = [number - 1 + (raw is not None) + sum(1 for _ in file) for raw, file in zip(raw_lines, files)]
-                if counts[0] == 0:
-                    raise EmptyHypothesis(names[0])
-                raise LineCounts(names[0], counts[0], [(n, c) for n, c in zip(names[1:], counts[1:]) if c != counts[0]])
+        for number, raw_lines in enumerate(_in_step(files, names), 1):
             if number == 1:
                 raw_lines = tuple(raw.removeprefix(BOM) for raw in raw_lines)
-            yield tuple(_decode(raw.rstrip(b"\n"), name, number) for raw, name in zip(raw_lines, names))
-        if number == 0:
-            raise EmptyHypothesis(names[0])
+            segment = tuple(_decode(raw.rstrip(b"\n"), name, number) for raw, name in zip(raw_lines, names))
+            yield segment, sum(map(len, raw_lines))
 
 
-def _scan(name: str) -> tuple[list[int], int, int]:
-    """Where every ``SHARD_LINES``-th line of a file starts, where the file ends, and how many lines it has."""
-    starts, lines = [], 0
-    with _open(name, name) as file:
-        position = len(BOM) if file.read(len(BOM)) == BOM else 0
-        file.seek(position)
-        for line in file:
-            if lines % SHARD_LINES == 0:
-                starts.append(position)
-            position += len(line)
-            lines += 1
-    return starts, position, lines
+def _in_step(files: Sequence[BinaryIO], names: Sequence[str]) -> Iterator[tuple[bytes, ...]]:
+    """The files' lines, line ending included, in step; files of different lengths are an error."""
+    readers = [_lines(file, name) for file, name in zip(files, names)]
+    number = 0
+    for number, raw_lines in enumerate(zip_longest(*readers), 1):
+        if None in raw_lines:
+            # Every file has been read up to line number - 1; count what is left of each.
+            counts = [number - 1 + (raw is not None) + sum(1 for _ in lines) for raw, lines in zip(raw_lines, readers)]
+            if counts[0] == 0:
+                raise EmptyHypothesis(names[0])
+            raise LineCounts(names[0], counts[0], [(n, c) for n, c in zip(names[1:], counts[1:]) if c != counts[0]])
+        yield raw_lines
+    if number == 0:
+        raise EmptyHypothesis(names[0])
+
+
+def _lines(file: BinaryIO, name: str) -> Iterator[bytes]:
+    """The lines of a file, line ending included; reading stops at a line longer than ``MAX_LINE_BYTES``."""
+    for number in count(1):
+        # Two bytes more than the limit: room for a line ending of "\r\n".
+        raw = file.readline(MAX_LINE_BYTES + 2)
+        if not raw:
+            return
+        if len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+            raise LineTooLong(name, number, MAX_LINE_BYTES)
+        yield raw
+
+
+def _scan(names: Sequence[str]) -> tuple[list[tuple[int, tuple[int, ...]]], tuple[int, ...], int]:
+    """Each shard's first line and where it starts in every file, where the files end, and how many lines they
+    have (the same number, else an error)."""
+    with ExitStack() as stack:
+        files = [stack.enter_context(_open(name, name)) for name in names]
+        positions = []
+        for file in files:
+            positions.append(len(BOM) if file.read(len(BOM)) == BOM else 0)
+            file.seek(positions[-1])
+        lines = 0
+
+        def sized() -> Iterator[tuple[tuple[int, tuple[int, ...]], int]]:
+            nonlocal positions, lines
+            for lines, raw_lines in enumerate(_in_step(files, names), 1):
+                start = tuple(positions)
+                positions = [position + len(raw) for position, raw in zip(positions, raw_lines)]
+                yield (lines, start), sum(map(len, raw_lines))
+
+        starts = [shard[0] for shard in _cut(sized())]
+    return starts, tuple(positions), lines
 
 
 def _open(path: str, name: str) -> BinaryIO:
@@ -152,9 +205,32 @@ def _open(path: str, name: str) -> BinaryIO:
         # Standard input, read once; closing it here would close the process's own.
         return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
     try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            return _open_fifo(path, name)
         return open(path, "rb")
     except OSError as error:
         raise Unreadable(name, error.strerror) from None
+
+
+def _open_fifo(path: str, name: str) -> BinaryIO:
+    """Open a FIFO as ``cat`` does, waiting for a program to open it for writing; if that takes a while, say so.
+
+    Said on stderr whether or not it is a terminal: a log that shows a command
+    stuck waiting tells why. A writer that is already there, or comes at once,
+    leaves stderr quiet.
+    """
+    notice = threading.Timer(
+        FIFO_NOTICE_DELAY,
+        print,
+        [f"{name} is a FIFO with no writer yet: waiting for a program to open it for writing (Ctrl-C stops)"],
+        {"file": sys.stderr, "flush": True},
+    )
+    notice.start()
+    try:
+        # Ctrl-C and SIGTERM interrupt the wait: the command's handlers run in this thread.
+        return open(path, "rb")
+    finally:
+        notice.cancel()
 
 
 def _decode(raw: bytes, name: str, number: int) -> str:

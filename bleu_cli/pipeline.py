@@ -10,17 +10,20 @@ public batch counting (``bleu_scratch.batch_corpus_stats``, or
 too). Here the results are taken in shard order and summed, the corpus score
 comes from lesson 05's ``bleu_from_stats``, and ``report`` words the lines.
 
-Exit status: 0 with a score; 2 for bad options or input (no score printed);
-141 when the reader of the output stops early; 130 after Ctrl-C and 143 after
-SIGTERM, with every process the command started stopped and nothing printed.
+Exit status: 0 with a score; 2 for bad options or input, or a Dask cluster
+lost or without workers (one line on stderr, no score printed); 141 when the
+reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
+every process the command started stopped and nothing printed.
 """
 
+import logging
 import os
 import signal
 import sys
 import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import FrameType, TracebackType
@@ -36,12 +39,14 @@ from bleu_scratch import (
 )
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, NoScheduler, Overflow, SmoothingNeeds, stop
+from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, warning_text
 from .settings import TOKENIZE, Settings, parse
 
 Tokens = list[str]
+# Seconds the command waits for a first worker on the scheduler of --scheduler.
+WORKER_WAIT = 30
 
 
 class Terminated(BaseException):
@@ -211,9 +216,35 @@ def score(stats: BleuStats, settings: Settings, last_references: Sequence, last_
 @contextmanager
 def _client(settings: Settings) -> Iterator[Any]:
     """The Dask client whose workers score the shards, or None to score them in this process."""
-    if settings.scheduler is None:
-        with cluster(jobs=settings.jobs) as client:
+    if settings.scheduler is None and settings.jobs <= 1:
+        yield None
+        return
+    # Dask logs each failed reconnection to a lost scheduler with its traceback, from its own thread and until the
+    # client is closed; the command says what happened in one line (LostCluster) and logs nothing itself.
+    previous = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with _connected(settings) as client:
             yield client
+    finally:
+        logging.disable(previous)
+
+
+@contextmanager
+def _connected(settings: Settings) -> Iterator[Any]:
+    """A client of the local cluster of ``--jobs`` or of ``--scheduler``'s; the loss of its scheduler mid-run is
+    ``LostCluster``."""
+    if settings.scheduler is None:
+        started = False
+        try:
+            with cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
+                started = True
+                yield client
+        except (RuntimeError, OSError, TimeoutError):
+            # The cluster's process ended before its client connected (the lesson's RuntimeError) or as it did.
+            if started:
+                raise
+            raise LostCluster(None, settings.jobs) from None
         return
     from distributed import Client
 
@@ -221,8 +252,28 @@ def _client(settings: Settings) -> Iterator[Any]:
         client = Client(settings.scheduler, timeout="10s")
     except (OSError, TimeoutError, ValueError) as error:
         raise NoScheduler(settings.scheduler, str(error) or type(error).__name__) from None
-    with client:
+    with client, _lost_cluster(client, settings):
+        try:
+            # Shards go out as workers take them; with none, nothing would be scored.
+            client.wait_for_workers(1, timeout=WORKER_WAIT)
+        except TimeoutError:
+            raise NoWorkers(settings.scheduler, WORKER_WAIT) from None
         yield client
+
+
+@contextmanager
+def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
+    """The loss of the cluster's scheduler while the command scores, as ``LostCluster``."""
+    try:
+        yield
+    except CommandError:
+        raise
+    except Exception as error:
+        # When the scheduler does not answer again, the client cancels every future and closes; the command itself
+        # cancels futures only after it has stopped waiting on them.
+        if isinstance(error, CancelledError) or client.status != "running":
+            raise LostCluster(settings.scheduler, settings.jobs) from None
+        raise
 
 
 def _workers_read(client: Any, paths: list[str]) -> bool:

@@ -55,13 +55,16 @@ def shards(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 # The program of the process that hosts a local cluster: it prints the
 # scheduler's address once the workers are up, then keeps the cluster until
 # its standard input closes, which happens when the process that started it
-# ends, however it ends.
+# ends, however it ends. No dashboard; the scheduler's HTTP server (health
+# checks) takes a free port on 127.0.0.1, not Dask's 8787, so that clusters
+# started at once do not compete for it.
 CLUSTER_HOST = """
 import logging, sys
 from distributed import LocalCluster
 with LocalCluster(
     n_workers=int(sys.argv[1]), threads_per_worker=1, processes=True, host="127.0.0.1",
     dashboard_address=None, worker_dashboard_address=None, silence_logs=logging.CRITICAL,
+    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
 ) as cluster:
     print(cluster.scheduler_address, flush=True)
     sys.stdin.read()

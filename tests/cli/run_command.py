@@ -5,8 +5,14 @@ WMT15 line and every kind of bad input also through ``python -m bleu_cli``
 in a subprocess, as a user runs it.
 """
 
+import os
+import signal
 import subprocess
 import sys
+import time
+
+import psutil
+import pytest
 
 from bleu_cli import main
 
@@ -28,3 +34,67 @@ def run_module(*argv: str) -> subprocess.CompletedProcess:
 def write(path, content: bytes) -> str:
     path.write_bytes(content)
     return str(path)
+
+
+# Seconds the test waits for the command to be scoring, and for its processes to end: bounds, not measurements.
+PATIENCE = 120
+
+
+def start(paths: list[str], *options: str) -> subprocess.Popen:
+    """The command in a session of its own, with Ctrl-C handled as at a terminal (not ignored, as in a background job).
+
+    Every process it starts inherits the variable BLEU_SIGNAL_TEST, which
+    finds them afterwards, wherever they were moved in the process tree.
+    """
+    mark = str(time.time_ns())
+    command = subprocess.Popen(
+        [sys.executable, "-m", "bleu_cli", *paths, *options],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env=dict(os.environ, BLEU_SIGNAL_TEST=mark),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    command.mark = mark
+    return command
+
+
+def left_running(command: subprocess.Popen) -> list[str]:
+    """The processes the command started that are still running, after waiting a while for them to end."""
+    mark = command.mark
+
+    def ours() -> list[psutil.Process]:
+        found = []
+        for process in psutil.process_iter():
+            try:
+                if process.environ().get("BLEU_SIGNAL_TEST") == mark and process.status() != psutil.STATUS_ZOMBIE:
+                    found.append(process)
+            except (psutil.AccessDenied, psutil.NoSuchProcess, psutil.ZombieProcess):
+                continue
+        return found
+
+    gone, alive = psutil.wait_procs(ours(), timeout=PATIENCE)
+    return [" ".join(process.cmdline())[:120] for process in alive if process.is_running()]
+
+
+def scoring(command: subprocess.Popen, workers: int) -> list[psutil.Process]:
+    """Wait until the command (or, with workers, each of its cluster's workers) is busy scoring; return its
+    processes."""
+    process = psutil.Process(command.pid)
+    deadline = time.monotonic() + PATIENCE
+    while time.monotonic() < deadline:
+        assert command.poll() is None, "the command ended before it could be interrupted"
+        descendants = process.children(recursive=True)
+        busy = [p for p in descendants if _cpu(p) > 0.3] if workers else [process] if _cpu(process) > 1.0 else []
+        if len(busy) >= max(workers, 1):
+            return descendants
+        time.sleep(0.1)
+    pytest.fail("the command did not start scoring in time")
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        times = process.cpu_times()
+        return times.user + times.system
+    except psutil.NoSuchProcess:
+        return 0.0

@@ -133,3 +133,24 @@ def test_slices_read_back_the_lines_of_their_byte_ranges(tmp_path, monkeypatch):
     ]
     streamed = [segment for shard in inputs.streamed_shards([hyp, ref]) for segment in shard]
     assert streamed == [segment for piece in slices for segment in inputs.read_slice(piece)]
+
+
+def test_a_shard_of_long_lines_ends_at_its_byte_budget(tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "SHARD_LINES", 3)
+    monkeypatch.setattr(inputs, "SHARD_BYTES", 10)
+    # Bytes per segment, both files and line endings counted: 4, 12, 4, 4, 4, 4.
+    hyp = write(tmp_path / "hyp.txt", b"a\nbbbbb\nc\nd\ne\nf\n")
+    ref = write(tmp_path / "ref.txt", b"A\nBBBBB\nC\nD\nE\nF\n")
+    slices = inputs.file_slices([hyp, ref])
+    # A shard ends after 3 lines, or at the line that brings it to 10 bytes: 4 + 12; 4 + 4 + 4; 4.
+    assert [(piece.first, piece.count) for piece in slices] == [(1, 2), (3, 3), (6, 1)]
+    streamed = [len(shard) for shard in inputs.streamed_shards([hyp, ref])]
+    assert streamed == [piece.count for piece in slices]
+    assert [segment for piece in slices for segment in inputs.read_slice(piece)] == [
+        ("a", "A"),
+        ("bbbbb", "BBBBB"),
+        ("c", "C"),
+        ("d", "D"),
+        ("e", "E"),
+        ("f", "F"),
+    ]
