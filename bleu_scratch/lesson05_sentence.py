@@ -86,7 +86,7 @@ class BleuStats:
         )
 
 
-@door(checks.sentence_pair)
+@door(checks.sentence_pair, checks.highest_order)
 def sentence_stats(references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4) -> BleuStats:
     """Count what BLEU needs to know about one sentence pair.
 

@@ -22,7 +22,7 @@ from .lesson05_sentence import (
 )
 
 
-@door(checks.corpus)
+@door(checks.corpus, checks.highest_order)
 def corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> BleuStats:

@@ -36,7 +36,7 @@ from .lesson04_brevity import closest_ref_length
 from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
 
 
-@door(checks.sentence_pair)
+@door(checks.sentence_pair, checks.highest_order)
 def fast_sentence_stats(
     references: Sequence[Sequence[Token]], hypothesis: Sequence[Token], max_n: int = 4
 ) -> BleuStats:
@@ -48,7 +48,7 @@ def fast_sentence_stats(
     return fast_stats_of_pairs([(references, hypothesis)], max_n)
 
 
-@door(checks.corpus)
+@door(checks.corpus, checks.highest_order)
 def fast_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> BleuStats:
@@ -60,7 +60,7 @@ def fast_corpus_stats(
     return fast_stats_of_pairs(zip(list_of_references, hypotheses), max_n)
 
 
-@door(checks.pairs)
+@door(checks.pairs, checks.highest_order)
 def fast_stats_of_pairs(
     pairs: Iterable[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4
 ) -> BleuStats:

@@ -164,7 +164,7 @@ def cluster(client: Any = None, jobs: int = 1) -> Iterator[Any]:
         yield started
 
 
-@door(checks.corpus)
+@door(checks.corpus, checks.highest_order)
 def parallel_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],

@@ -241,9 +241,15 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
             lambda: bleu_scratch.parallel_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3, jobs=1),
             {"check_corpus": 1, "check_weights": 1},
         ),
-        (lambda: bleu_scratch.fast_corpus_stats([REFERENCES] * 3, [HYPOTHESIS] * 3), {"check_corpus": 1}),
+        (
+            lambda: bleu_scratch.fast_corpus_stats([REFERENCES] * 3, [HYPOTHESIS] * 3),
+            {"check_corpus": 1, "check_order": 1},
+        ),
         # A stream is checked pair by pair as it is read (tests/lessons/test_fast.py).
-        (lambda: bleu_scratch.fast_stats_of_pairs(iter([(REFERENCES, HYPOTHESIS)] * 3)), {"check_pairs": 1}),
+        (
+            lambda: bleu_scratch.fast_stats_of_pairs(iter([(REFERENCES, HYPOTHESIS)] * 3)),
+            {"check_pairs": 1, "check_order": 1},
+        ),
         # What a Dask worker runs for parallel_corpus_stats, whose door checked the corpus: no check again.
         (lambda: bleu_scratch.checks.as_checked(bleu_scratch.fast_stats_of_pairs, [(REFERENCES, HYPOTHESIS)] * 3), {}),
         (lambda: bleu_scratch.word_error_rate(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
