@@ -3,7 +3,7 @@
 ::
 
     python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
     python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
     python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
@@ -18,7 +18,6 @@ from pathlib import Path
 from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
-from .supervisor import supervise
 from .units import UNITS
 
 # What a command imports only when it runs, and the extra of bleu-scratch that installs it.
@@ -67,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_MEMORY_MB,
         metavar="MB",
         help=f"memory each graded function's process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
+    )
+    grade_parser.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of the random cases (default: the one the grader drew once and keeps in its cache folder)",
     )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
@@ -133,10 +137,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "course-grades":
             _course_grades(args)
         else:
-            status = supervise(sys.argv[1:] if argv is None else argv)
-            if status is not None:
-                return status
-            report = grade(args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb)
+            report = grade(
+                args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb, seed=args.seed, cache=True
+            )
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)
