@@ -267,8 +267,8 @@ def _mark(
         if result is None:  # the sandbox ended, or was ended, before answering
             if outcome.timed_out:
                 return Mark(unit, 0, f"did not finish within {limits.seconds:g}s on {call} (an endless loop?)")
-            if outcome.exit_code == -9 and limits.memory_mb:
-                return Mark(unit, 0, f"{_out_of_memory(limits.memory_mb)} on {call} (it was stopped)")
+            if outcome.exit_code in (-9, 128 + 9) and limits.memory_mb:  # bubblewrap says 128 + the signal
+                return Mark(unit, 0, f"was killed on {call}: {_out_of_memory(limits.memory_mb)}, or it killed itself")
             last = [text for text in outcome.stderr.splitlines() if text.strip()]
             detail = f": {clip(last[-1], 160)}" if last else ""
             return Mark(unit, 0, f"stopped the grading process (exit code {outcome.exit_code}) on {call}{detail}")

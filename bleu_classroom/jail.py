@@ -79,7 +79,9 @@ def run(command: list[str], mounts: dict[str, Path], stdin: bytes, limits: Limit
     argv = ["bwrap", *_isolation(), *_system(), *_python(), *_numpy()]
     for inside, outside in mounts.items():
         argv += ["--ro-bind", str(outside), inside]
-    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp", "--chdir", "/tmp", "--", *command]
+    # The sandbox's root is a folder in memory too: read-only, so that /tmp is the only place to write.
+    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp"]
+    argv += ["--", *command]
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"}
     env.update(dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1"))
     group = _Cgroup.make(limits)
