@@ -1,6 +1,7 @@
 """One student edition, the repository's own grade and an autograded nbgrader course, made once for all the
 course tools' tests."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,12 @@ import pytest
 from bleu_classroom import command, grader, release, report
 from tests.classroom.edition_tools import REPO
 from tests.classroom.nbgrader_tools import ASSIGNMENT, NBGRADER_NOTEBOOKS, nbgrader
+
+
+@pytest.fixture(scope="session", autouse=True)
+def grader_cache(tmp_path_factory) -> None:
+    """The grader's kept seed and cached results, in a folder of the tests' own."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("grader-cache"))
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ The attacks on the grader are in test_attacks.py.
 """
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -193,3 +194,21 @@ def test_without_bubblewrap_grading_stops_with_one_line(edition, tmp_path):
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.count("\n") == 1
     assert "bwrap is not installed: install bubblewrap" in result.stderr
+
+
+def test_the_instructors_grader_runs_from_inside_a_submission_that_ships_its_own(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    (student / "bleu_classroom").mkdir()
+    (student / "bleu_classroom" / "__init__.py").write_text("")
+    (student / "bleu_classroom" / "__main__.py").write_text("print('score: 24/24')\n")
+    # -P: the working folder is not put first on the path (docs/grader.md says to grade this way).
+    result = subprocess.run(
+        [sys.executable, "-P", "-m", "bleu_classroom", "grade", ".", "--only", "01"],
+        cwd=student,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+        timeout=300,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == "score: 0/3"
