@@ -34,6 +34,10 @@ PACKAGES = "/python-packages"  # where numpy is mounted
 CGROUP_ROOTS = (Path("/sys/fs/cgroup"),)
 
 
+class SandboxUnavailable(ClassroomError):
+    """No sandbox can start here: grading stops, it never runs student code without one."""
+
+
 @dataclass
 class Limits:
     seconds: float  # wall clock, from starting bubblewrap to its end
@@ -56,13 +60,13 @@ def check() -> None:
     """Stop with one line saying why if bubblewrap cannot start a sandbox here; never fall back to none."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise ClassroomError(f"the grader runs student code only in a sandbox, and bwrap is not installed: {INSTALL}")
+        raise SandboxUnavailable(f"the grader runs student code only in a sandbox, and bwrap is not installed: {INSTALL}")
     probe = subprocess.run(
         [bwrap, *_isolation(), *_system(), "--", "/bin/true"], capture_output=True, text=True, timeout=60
     )
     if probe.returncode != 0:
         said = (probe.stderr.strip().splitlines() or ["no message"])[-1]
-        raise ClassroomError(
+        raise SandboxUnavailable(
             f"bubblewrap cannot start a sandbox here ({said}): run the grader as root, or allow unprivileged "
             "user namespaces (sysctl kernel.unprivileged_userns_clone=1; in a container, --privileged)"
         )
