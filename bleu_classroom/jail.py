@@ -60,7 +60,9 @@ def check() -> None:
     """Stop with one line saying why if bubblewrap cannot start a sandbox here; never fall back to none."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise SandboxUnavailable(f"the grader runs student code only in a sandbox, and bwrap is not installed: {INSTALL}")
+        raise SandboxUnavailable(
+            f"the grader runs student code only in a sandbox, and bwrap is not installed: {INSTALL}"
+        )
     probe = subprocess.run(
         [bwrap, *_isolation(), *_system(), "--", "/bin/true"], capture_output=True, text=True, timeout=60
     )
