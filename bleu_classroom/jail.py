@@ -26,6 +26,7 @@ import uuid
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 from .errors import ClassroomError
 
@@ -80,26 +81,45 @@ def python_command() -> list[str]:
     return [executable, "-I", "-S", "-B"]
 
 
-def run(command: list[str], mounts: dict[str, Path], stdin: bytes, limits: Limits) -> Outcome:
-    """Run ``command`` in a sandbox with ``mounts`` (sandbox path -> host path, read-only)."""
+def sandbox_command(
+    command: list[str],
+    mounts: dict[str, Path],
+    limits: Limits,
+    writable: dict[str, Path] | None = None,
+    chdir: str = "/tmp",
+) -> list[str]:
+    """bubblewrap's command line: ``mounts`` read-only and ``writable`` read-write (sandbox path -> host path)."""
     argv = ["bwrap", *_isolation(), *_system(), *_python(), *_numpy()]
     for inside, outside in mounts.items():
         argv += ["--ro-bind", str(outside), inside]
     # The sandbox's root is a folder in memory too: read-only, so that /tmp is the only place to write.
-    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp", "--remount-ro", "/", "--chdir", "/tmp"]
-    argv += ["--", *command]
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp"}
+    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp"]
+    for inside, outside in (writable or {}).items():
+        argv += ["--bind", str(outside), inside]
+    return [*argv, "--remount-ro", "/", "--chdir", chdir, "--", *command]
+
+
+def start(
+    argv: list[str], limits: Limits, new_session: bool = True, **popen: Any
+) -> "tuple[subprocess.Popen, _Cgroup | None]":
+    """Start bubblewrap's ``argv`` with the limits set from outside; the caller ends it with ``stop``."""
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "MPLCONFIGDIR": "/tmp"}
     env.update(dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1"))
     group = _Cgroup.make(limits)
     process = subprocess.Popen(
         argv,
         env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+        start_new_session=new_session,
         preexec_fn=_limiter(limits, group),  # noqa: PLW1509 (only system calls between fork and exec)
+        **popen,
     )
+    return process, group
+
+
+def run(command: list[str], mounts: dict[str, Path], stdin: bytes, limits: Limits) -> Outcome:
+    """Run ``command`` in a sandbox with ``mounts`` (sandbox path -> host path, read-only)."""
+    pipes = dict.fromkeys(("stdin", "stdout", "stderr"), subprocess.PIPE)
+    process, group = start(sandbox_command(command, mounts, limits), limits, **pipes)
     out, err = bytearray(), bytearray()
     flooded = threading.Event()
     readers = [
@@ -115,7 +135,7 @@ def run(command: list[str], mounts: dict[str, Path], stdin: bytes, limits: Limit
     except subprocess.TimeoutExpired:
         timed_out = True
     finally:
-        _kill(process, group)
+        stop(process, group)
     for reader in readers[:2]:
         reader.join(timeout=5)
     return Outcome(bytes(out), err.decode("utf-8", "replace"), process.returncode, timed_out, flooded.is_set())
@@ -281,10 +301,12 @@ def _signal(process: subprocess.Popen) -> None:
         pass
 
 
-def _kill(process: subprocess.Popen, group: _Cgroup | None) -> None:
+def stop(process: subprocess.Popen, group: "_Cgroup | None") -> None:
     """End the sandbox and everything in it: its process group, then (its namespace's first process gone
     with bubblewrap) the kernel ends the rest; the control group, where there is one, makes sure."""
     _signal(process)
+    if process.poll() is None:  # not the leader of its own process group
+        process.kill()
     process.wait()
     if group:
         group.kill()

@@ -2,13 +2,14 @@
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from bleu_classroom import leaks, release
 from tests.classroom.edition_tools import REPO
-from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader, nbgrader_scores
 
 # Hand-counted: lessons 01 and 02 each have two exercise cells, each check worth 1 point.
 NOTEBOOK_MAX = {"01_tokens_and_ngrams": 2.0, "02_clipping": 2.0}
@@ -79,3 +80,37 @@ def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_miss
         assert ename == "NotImplementedError" and "raise NotImplementedError()" in traceback, (grade_id, traceback)
     # The data and the package were found wherever nbgrader ran the notebook.
     assert not {ename for _, ename, _ in raised} & {"FileNotFoundError", "ModuleNotFoundError", "ImportError"}
+
+
+def test_autograde_runs_a_submission_where_it_cannot_reach_the_gradebook_or_other_students(nbgrader_course, tmp_path):
+    # A copy of the autograded course, and a student whose package, imported by the notebooks,
+    # appends to the gradebook, the other students' work and the course's settings.
+    course = tmp_path / "course"
+    shutil.copytree(nbgrader_course, course)
+    intruder = course / "submitted" / "intruder" / ASSIGNMENT
+    shutil.copytree(course / "submitted" / "filled" / ASSIGNMENT, intruder)
+    targets = [
+        course / "gradebook.db",
+        course / "nbgrader_config.py",
+        course / "submitted" / "filled" / ASSIGNMENT / "01_tokens_and_ngrams.ipynb",
+        course / "autograded" / "filled" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
+        course / "submitted" / "fresh" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
+    ]
+    with (intruder / "bleu_scratch" / "lesson01_ngrams.py").open("a", encoding="utf-8") as module:
+        module.write(
+            f"\nfor _path in {[str(path) for path in targets]!r}:\n"
+            "    try:\n"
+            "        open(_path, 'ab').write(b'OWNED')\n"
+            "    except OSError:\n"
+            "        pass\n"
+        )
+    before = {path: path.read_bytes() for path in targets[1:]}
+    nbgrader(course, "autograde", ASSIGNMENT, "--student", "intruder")
+    assert {path: path.read_bytes() for path in targets[1:]} == before
+    assert not (course / "gradebook.db").read_bytes().endswith(b"OWNED")
+    # nbgrader wrote the gradebook: every student's grades are there, the others' as they were.
+    assert nbgrader_scores(course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert nbgrader_scores(course, "intruder") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert not [
+        p for p in course.rglob("*") if p.is_file() and b"OWNED" in p.read_bytes() and "intruder" not in p.parts
+    ]
