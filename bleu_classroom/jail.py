@@ -257,10 +257,25 @@ def _lines(path: Path) -> list[str]:
         return []
 
 
+def _processes_of(uid: int) -> int:
+    """How many processes and threads the user ``uid`` runs now."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    count += len(os.listdir(f"/proc/{entry.name}/task"))
+            except OSError:
+                pass
+    return count
+
+
 def _limiter(limits: Limits, group: _Cgroup | None):  # noqa: ANN202
     """What the child runs between fork and exec: join the control group, set limits it cannot raise."""
     procs = [os.fsencode(folder / "cgroup.procs") for folder in group.folders] if group else []
-    rlimits = [(resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, limits.processes)]
+    rlimits = [(resource.RLIMIT_CORE, 0)]
+    if group is None:  # Linux counts all the user's processes: those running now, and the sandbox's
+        rlimits.append((resource.RLIMIT_NPROC, _processes_of(os.getuid()) + limits.processes))
     if limits.memory_mb:
         rlimits.append((resource.RLIMIT_AS, limits.memory_mb << 20))
 
