@@ -291,13 +291,13 @@ def _limiter(limits: Limits, group: _Cgroup | None):  # noqa: ANN202
 
 
 def _read(stream, into: bytearray, cap: int, flooded: threading.Event | None, process) -> None:  # noqa: ANN001
+    """Keep the first ``cap`` bytes; past them, end the sandbox (answers) or drop the rest (what it prints)."""
     while chunk := stream.read1(1 << 16):
-        room = cap - len(into)
+        room = max(0, cap - len(into))
         into += chunk[:room]
-        if len(chunk) > room:
-            if flooded is not None:
-                flooded.set()
-                _signal(process)
+        if len(chunk) > room and flooded is not None:
+            flooded.set()
+            _signal(process)
             return
 
 

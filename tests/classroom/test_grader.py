@@ -212,3 +212,12 @@ def test_the_instructors_grader_runs_from_inside_a_submission_that_ships_its_own
     )
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines()[-1] == "score: 0/3"
+
+
+def test_what_a_function_prints_costs_nothing_however_much(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "lesson04_brevity", "brevity_penalty")
+    with (student / "bleu_scratch" / "lesson04_brevity.py").open("a", encoding="utf-8") as module:
+        # Debugging output: megabytes of it, and a line that looks like the grader's.
+        module.write("\nprint('score: 24/24')\nfor _ in range(20_000):\n    print('x' * 100)\n")
+    assert grader.grade(student, only=["brevity_penalty"]).score == 2
