@@ -6,7 +6,7 @@
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
     python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 
 Solutions are marked the way nbgrader marks them: the lines between a
 ``### BEGIN SOLUTION`` comment line and a ``### END SOLUTION`` comment line,

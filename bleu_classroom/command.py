@@ -6,7 +6,7 @@
     python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
     python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 """
 
 import argparse
@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     grades_parser.add_argument(
         "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
     )
+    grades_parser.add_argument(
+        "--feedback",
+        action="store_true",
+        help="also put each lesson's package marks into nbgrader's feedback pages (after generate_feedback)",
+    )
     grades_format = grades_parser.add_mutually_exclusive_group()
     grades_format.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
     grades_format.add_argument(
@@ -169,9 +174,12 @@ def _nbgrader_course(args: argparse.Namespace) -> None:
 
 
 def _course_grades(args: argparse.Namespace) -> None:
-    from .gradebook import course_grades, lms_csv, table
+    from .gradebook import add_package_feedback, course_grades, lms_csv, table
 
     grades = course_grades(args.course_dir, args.assignment)
+    if args.feedback:
+        pages = add_package_feedback(args.course_dir, args.assignment, grades)
+        print(f"added the package's marks to {pages} feedback pages", file=sys.stderr)
     if args.json:
         print(
             json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2)

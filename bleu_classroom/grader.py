@@ -20,7 +20,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -207,10 +207,9 @@ class _Run:
     cases: list
     package: str = ""
     failure: str = ""
-    answers: dict | None = None
+    answers: dict[int, list] = field(default_factory=dict)
 
     def read(self, outcome: jail.Outcome) -> None:
-        self.answers = {}
         for line in outcome.stdout.splitlines():
             try:
                 self._handle(json.loads(line))
@@ -223,7 +222,6 @@ class _Run:
                 return
 
     def _handle(self, message: dict) -> None:
-        assert self.answers is not None
         kind = message["kind"]
         if kind == "imported":
             self.package = str(message["file"])
@@ -258,7 +256,7 @@ def _mark(
 ) -> Mark:
     if run.failure:
         return Mark(unit, 0, run.failure)
-    answers = run.answers or {}
+    answers = run.answers
     if outcome.too_much_output:
         return Mark(unit, 0, f"sent the grader more than {limits.max_output >> 20} MB")
     for index, (_, expected) in enumerate(cases):
