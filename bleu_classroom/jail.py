@@ -1,17 +1,18 @@
 """Running untrusted code in bubblewrap, every limit kept from outside the sandbox.
 
 ``run`` starts one command in a bubblewrap sandbox (Debian's ``bubblewrap``,
-command ``bwrap``): its own process, network, IPC and user namespaces, no
-capabilities, killed with its parent, a new session. Inside there is only what
-the caller mounts read-only, Python's own prefix (its installed packages
-hidden), numpy, and a private ``/tmp`` of bounded size. Outside, the grader
-keeps the wall clock (it kills the sandbox, whatever runs there), reads at
-most ``max_output`` bytes of its output, and sets memory and process limits
-before bubblewrap starts: a control group where the system lets it make one
-(all the sandbox's processes together), and resource limits otherwise (each
-process; Linux does not count a root user's processes). Bubblewrap was chosen
-because it is the small, well-kept tool Flatpak runs on, packaged by Debian,
-needing no daemon.
+command ``bwrap``): its own process, network, IPC and host-name namespaces
+(``--unshare-all``), no capabilities, killed with its parent, a new session.
+Inside there is only what the caller mounts, Python's own prefix (its installed
+packages hidden) and numpy, read-only, and a private ``/tmp`` of bounded size.
+Outside, the grader keeps the wall clock (it kills the sandbox, whatever runs
+there), reads at most ``max_output`` bytes of its output, and sets the limits
+before bubblewrap starts: each process's address space (a resource limit whose
+hard value equals the soft one), and, in a control group of its own where the
+system lets the grader make one, the memory and number of processes of the
+whole sandbox (without one, the process count is a resource limit on the
+user's processes). Bubblewrap was chosen because it is the small, well-kept
+tool Flatpak runs on, packaged by Debian, and needs no daemon.
 """
 
 import os
