@@ -19,7 +19,8 @@ in the package's lesson functions and in the notebooks' exercise cells.
 - ``edition_conftest.py``: the edition's ``conftest.py``, which skips what is not written yet;
 - ``nbgrader_tags``: nbgrader's cell metadata for the notebooks;
 - ``nbgrader_course``: an nbgrader course directory (the assignment's source and nbgrader's config);
-- ``gradebook``: nbgrader's notebook points and the grader's package points, by lesson;
+- ``gradebook``: nbgrader's notebook points and the grader's package points, by lesson, and the
+  package's marks in nbgrader's feedback pages; ``kernel``: autograde's kernels, in bubblewrap;
 - ``units``, ``cases``, ``oracle``: the graded functions, their cases (fixed and drawn), NLTK's answers;
 - ``jail``: running code in a bubblewrap sandbox, every limit kept from outside;
 - ``sandbox``: what runs one student function in there, and values as typed JSON between it and
