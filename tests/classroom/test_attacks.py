@@ -7,6 +7,7 @@ never durations). The two honest functions beside them keep their points.
 """
 
 import hashlib
+import shutil
 import warnings
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 from bleu_classroom import cases, grader, units
 from bleu_classroom.oracle import NltkOracle
-from tests.classroom.edition_tools import REPO, copy_of, set_function
+from tests.classroom.edition_tools import REPO, set_function
 
 GRADER_FILE = Path(grader.__file__).resolve()
 INSTRUCTOR_SOLUTION = REPO / "bleu_scratch" / "lesson03_precision.py"
@@ -188,8 +189,14 @@ def sandboxes_left() -> list[psutil.Process]:
     return left
 
 
+def package_copy(edition: Path, target: Path) -> Path:
+    shutil.copytree(edition / "bleu_scratch", target / "bleu_scratch")
+    return target
+
+
 def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: list[str]) -> dict:
-    student = copy_of(edition, folder, "student")
+    # The package is all the grader reads of a submission.
+    student = package_copy(edition, folder / "student")
     for name, body in bodies.items():
         set_function(student, MODULE[name], name, body)
     for name in honest:
@@ -197,13 +204,13 @@ def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: li
     (student / "bleu_scratch" / "lesson10_fast.py").write_bytes(
         (REPO / "bleu_scratch" / "lesson10_fast.py").read_bytes()
     )
-    other = copy_of(edition, folder, "other")  # another student's submission, beside this one
+    other = package_copy(edition, folder / "other")  # another student's submission, beside this one
     before, others_before = (
         snapshot(),
         hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest(),
     )
     submission_before = sorted(p.name for p in student.rglob("*"))
-    report = grader.grade(student, only=[*bodies, *honest], budget=10, memory_mb=512)
+    report = grader.grade(student, only=[*bodies, *honest], budget=5, memory_mb=512)
     assert snapshot() == before, "grading changed the instructor's files"
     assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest() == others_before
     assert sorted(p.name for p in student.rglob("*")) == submission_before, "the sandbox wrote in the submission"
@@ -258,9 +265,9 @@ def test_limits_hold_whichever_trips_first(round_two):
     # The private /tmp is full at 64 MB; nothing else is writable.
     assert "returned Counter({})" in round_two["max_reference_counts"].reason
     reason = round_two["clipped_counts"].reason
-    assert "512 MB" in reason or "did not finish within 10s" in reason, reason
+    assert "512 MB" in reason or "did not finish within 5s" in reason, reason
     reason = round_two["closest_ref_length"].reason
-    assert "more than 16 MB" in reason or "did not finish within 10s" in reason, reason
+    assert "more than 16 MB" in reason or "did not finish within 5s" in reason, reason
 
 
 def test_a_table_of_the_shipped_cases_answers_earns_nothing(round_two):
