@@ -15,6 +15,7 @@ user's processes). Bubblewrap was chosen because it is the small, well-kept
 tool Flatpak runs on, packaged by Debian, and needs no daemon.
 """
 
+import functools
 import os
 import resource
 import shutil
@@ -58,6 +59,7 @@ class Outcome:
     too_much_output: bool
 
 
+@functools.cache
 def check() -> None:
     """Stop with one line saying why if bubblewrap cannot start a sandbox here; never fall back to none."""
     bwrap = shutil.which("bwrap")
