@@ -44,6 +44,7 @@ def test_the_lms_csv_has_a_row_per_student_and_a_column_per_lesson(nbgrader_cour
         ["student", "lesson 01 (of 5)", "lesson 02 (of 6)", "total (of 11)"],
         ["filled", "5", "6", "11"],
         ["fresh", "0", "0", "0"],
+        ["intruder", "5", "6", "11"],
     ]
 
 
@@ -53,12 +54,17 @@ def test_the_json_and_the_table_give_the_same_totals(nbgrader_course, capsys):
     assert [(s["student"], s["points"], s["max_points"]) for s in report["students"]] == [
         ("filled", 11, 11),
         ("fresh", 0, 11),
+        ("intruder", 11, 11),
     ]
     filled_01 = report["students"][0]["lessons"][0]
     assert (filled_01["notebook_points"], filled_01["package_points"], filled_01["points"]) == (2, 3, 5)
     assert command.main(["course-grades", str(nbgrader_course)]) == 0
     totals = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[0] == "total"]
-    assert totals == [["total", "4/4", "7/7", "11/11"], ["total", "0/4", "0/7", "0/11"]]
+    assert totals == [
+        ["total", "4/4", "7/7", "11/11"],
+        ["total", "0/4", "0/7", "0/11"],
+        ["total", "4/4", "7/7", "11/11"],
+    ]
 
 
 def test_an_unknown_assignment_or_course_is_an_error_not_a_traceback(nbgrader_course, tmp_path, capsys):
@@ -73,8 +79,8 @@ def test_the_package_marks_reach_the_students_feedback_pages(nbgrader_course, tm
     shutil.copytree(nbgrader_course, course)
     nbgrader(course, "generate_feedback", ASSIGNMENT)
     grades = course_grades(course, ASSIGNMENT)
-    assert add_package_feedback(course, ASSIGNMENT, grades) == 4  # two students, two notebooks each
-    assert add_package_feedback(course, ASSIGNMENT, grades) == 4  # made again, not added twice
+    assert add_package_feedback(course, ASSIGNMENT, grades) == 6  # three students, two notebooks each
+    assert add_package_feedback(course, ASSIGNMENT, grades) == 6  # made again, not added twice
     page = (course / "feedback" / "fresh" / ASSIGNMENT / "01_tokens_and_ngrams.html").read_text(encoding="utf-8")
     assert page.count("Package functions of lesson 01: 0/3") == 1
     assert "<code>ngrams</code></td><td>0/2</td><td>not written yet (NotImplementedError at lesson01_ngrams.py:" in page

@@ -1,15 +1,15 @@
-"""The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of two students."""
+"""The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of three students."""
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from bleu_classroom import leaks, release
+from tests.classroom.conftest import intruder_targets
 from tests.classroom.edition_tools import REPO
-from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader, nbgrader_scores
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
 
 # Hand-counted: lessons 01 and 02 each have two exercise cells, each check worth 1 point.
 NOTEBOOK_MAX = {"01_tokens_and_ngrams": 2.0, "02_clipping": 2.0}
@@ -82,36 +82,11 @@ def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_miss
     assert not {ename for _, ename, _ in raised} & {"FileNotFoundError", "ModuleNotFoundError", "ImportError"}
 
 
-def test_autograde_runs_a_submission_where_it_cannot_reach_the_gradebook_or_other_students(nbgrader_course, tmp_path):
-    # A copy of the autograded course, and a student whose package, imported by the notebooks,
-    # appends to the gradebook, the other students' work and the course's settings.
-    course = tmp_path / "course"
-    shutil.copytree(nbgrader_course, course)
-    intruder = course / "submitted" / "intruder" / ASSIGNMENT
-    shutil.copytree(course / "submitted" / "filled" / ASSIGNMENT, intruder)
-    targets = [
-        course / "gradebook.db",
-        course / "nbgrader_config.py",
-        course / "submitted" / "filled" / ASSIGNMENT / "01_tokens_and_ngrams.ipynb",
-        course / "autograded" / "filled" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
-        course / "submitted" / "fresh" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
-    ]
-    with (intruder / "bleu_scratch" / "lesson01_ngrams.py").open("a", encoding="utf-8") as module:
-        module.write(
-            f"\nfor _path in {[str(path) for path in targets]!r}:\n"
-            "    try:\n"
-            "        open(_path, 'ab').write(b'OWNED')\n"
-            "    except OSError:\n"
-            "        pass\n"
-        )
-    before = {path: path.read_bytes() for path in targets[1:]}
-    # One notebook is enough: it imports the package.
-    nbgrader(course, "autograde", ASSIGNMENT, "--student", "intruder", "--notebook", "01_tokens_and_ngrams")
-    assert {path: path.read_bytes() for path in targets[1:]} == before
-    assert not (course / "gradebook.db").read_bytes().endswith(b"OWNED")
-    # nbgrader wrote the gradebook: every student's grades are there, the others' as they were.
-    assert nbgrader_scores(course, "filled") == {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
-    assert nbgrader_scores(course, "intruder")["01_tokens_and_ngrams"] == (2.0, 2.0)
-    assert not [
-        p for p in course.rglob("*") if p.is_file() and b"OWNED" in p.read_bytes() and "intruder" not in p.parts
-    ]
+def test_autograde_runs_a_submission_where_it_cannot_reach_the_gradebook_or_other_students(nbgrader_course):
+    # The intruder's package (conftest.py) appended b"OWNED" wherever it could: in its own folders only.
+    owned = [p for p in nbgrader_course.rglob("*") if p.is_file() and b"OWNED" in p.read_bytes()]
+    assert owned and all("intruder" in p.parts for p in owned)
+    assert all(path.is_file() for path in intruder_targets(nbgrader_course))
+    # nbgrader wrote the gradebook: every student's grades are there, the others' as they should be.
+    full = {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert nbgrader_scores(nbgrader_course, "filled") == nbgrader_scores(nbgrader_course, "intruder") == full
