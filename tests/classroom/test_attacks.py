@@ -9,6 +9,7 @@ never durations). The two honest functions beside them keep their points.
 import hashlib
 import shutil
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
@@ -219,18 +220,24 @@ def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: li
 
 
 @pytest.fixture(scope="module")
-def round_one(edition, tmp_path_factory) -> dict:
-    return attack(edition, tmp_path_factory.mktemp("round-one"), ROUND_ONE, HONEST[1])
+def rounds(edition, tmp_path_factory) -> list[dict]:
+    """Both rounds, graded at once: most of their time is waiting for the limits to trip."""
+    attacks = [
+        (ROUND_ONE, HONEST[1]),
+        ({**ROUND_TWO, "modified_precision": table_of_answers()}, HONEST[2]),
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda pair: attack(edition, tmp_path_factory.mktemp("round"), *pair), attacks))
 
 
 @pytest.fixture(scope="module")
-def round_two(edition, tmp_path_factory) -> dict:
-    return attack(
-        edition,
-        tmp_path_factory.mktemp("round-two"),
-        {**ROUND_TWO, "modified_precision": table_of_answers()},
-        HONEST[2],
-    )
+def round_one(rounds) -> dict:
+    return rounds[0]
+
+
+@pytest.fixture(scope="module")
+def round_two(rounds) -> dict:
+    return rounds[1]
 
 
 @pytest.mark.parametrize("name", ROUND_ONE)
