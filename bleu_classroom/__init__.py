@@ -3,10 +3,10 @@
 ::
 
     python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
     python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 
 Solutions are marked the way nbgrader marks them: the lines between a
 ``### BEGIN SOLUTION`` comment line and a ``### END SOLUTION`` comment line,
@@ -19,14 +19,14 @@ in the package's lesson functions and in the notebooks' exercise cells.
 - ``edition_conftest.py``: the edition's ``conftest.py``, which skips what is not written yet;
 - ``nbgrader_tags``: nbgrader's cell metadata for the notebooks;
 - ``nbgrader_course``: an nbgrader course directory (the assignment's source and nbgrader's config);
-- ``gradebook``: nbgrader's notebook points and the grader's package points, by lesson;
-- ``units``, ``cases``, ``oracle``: the graded functions, their cases, NLTK's answers;
-- ``sandbox``: the process that runs one student function, limited and watched by an audit hook,
-  and values as typed JSON between it and the grader; ``plain``: the grader's markers and readable values;
-- ``standins``: NLTK's answers for the lesson functions a graded one calls;
-- ``grader``: the process that holds the answers and marks; ``session``: its talk with one graded
-  process, the clock kept and every message checked;
-  ``supervisor``: the command's watchman, which says so if the grading process is stopped;
+- ``gradebook``: nbgrader's notebook points and the grader's package points, by lesson, and the
+  package's marks in nbgrader's feedback pages; ``kernel``: autograde's kernels, in bubblewrap;
+- ``units``, ``cases``, ``oracle``: the graded functions, their cases (fixed and drawn), NLTK's answers;
+- ``jail``: running code in a bubblewrap sandbox, every limit kept from outside;
+- ``sandbox``: what runs one student function in there, and values as typed JSON between it and
+  the grader; ``plain``: the grader's markers and readable values;
+- ``grader``: what holds the answers, starts a sandbox per function and marks;
+  ``feedback``: where a wrong answer first differs, and how;
 - ``report``: the marks as a table or JSON; ``command``: the command line.
 
 The lessons and the command line never import this package; it builds on them.

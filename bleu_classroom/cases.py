@@ -1,5 +1,12 @@
-"""The grader's cases: for each graded function, arguments and NLTK's answer."""
+"""The grader's cases: for each graded function, arguments and NLTK's answer.
 
+Two kinds, both made when grading and never shipped to students: fixed edge
+cases (below), and random corpora drawn from a seed the grader keeps
+(``random_cases``). A table of answers to any cases a student has seen earns
+nothing on cases drawn afresh.
+"""
+
+import random
 from typing import Any
 
 from .oracle import NltkOracle
@@ -21,8 +28,96 @@ REFERENCES_CAT = ["the cat is on the mat".split(), "there is a cat on the mat".s
 CAT = "the cat sat on the mat".split()
 
 
-def grading_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
-    """Each graded function's cases: (arguments, NLTK's answer)."""
+def grading_cases(oracle: NltkOracle, seed: int) -> dict[str, list[tuple[tuple, Any]]]:
+    """Each graded function's cases, the fixed ones then those drawn from ``seed``: (arguments, NLTK's answer)."""
+    cases = fixed_cases(oracle)
+    for name, drawn in random_cases(oracle, random.Random(seed)).items():
+        cases[name] += drawn
+    return cases
+
+
+# Few words, so that random sentences share n-grams with their references.
+WORDS = ("the", "a", "cat", "dog", "sat", "on", "mat", "is", "there", "ran")
+WEIGHTS = ((0.25, 0.25, 0.25, 0.25), (0.5, 0.5), (1 / 3, 1 / 3, 1 / 3), (0.7, 0.3), (1.0,), (0.1, 0.2, 0.3, 0.4))
+SMOOTHING = (None, *(Smoothing(f"method{k}") for k in range(8)))
+DRAWN = 6  # random cases per function
+
+
+def random_cases(oracle: NltkOracle, rng: random.Random) -> dict[str, list[tuple[tuple, Any]]]:
+    """``DRAWN`` cases per graded function over random sentences."""
+    bleu = oracle.bleu
+    nltk_smoothing = bleu.SmoothingFunction()
+
+    def sentence(shortest: int = 0) -> list[str]:
+        return [rng.choice(WORDS) for _ in range(rng.randint(shortest, 14))]
+
+    def references() -> list[list[str]]:
+        return [sentence(1) for _ in range(rng.randint(1, 3))]
+
+    def draw(make: Any) -> list:
+        return [make() for _ in range(DRAWN)]
+
+    def counted(name: str) -> tuple[tuple, Any]:
+        tokens, n = sentence(), rng.randint(1, 5)
+        return (tokens, n), getattr(oracle, name)(tokens, n)
+
+    def clipped() -> tuple[tuple, Any]:
+        refs, hyp, n = references(), sentence(), rng.randint(1, 4)
+        args = (oracle.count_ngrams(hyp, n), oracle.max_reference_counts(refs, n))
+        return args, oracle.clipped_counts(refs, hyp, n)
+
+    def scored(score: Any, make: Any) -> tuple[tuple, Any]:
+        # Some smoothing methods refuse some weights (method 6 needs three orders): draw again.
+        while True:
+            args = (*make(), rng.choice(WEIGHTS), rng.choice(SMOOTHING))
+            try:
+                return args, score(*oracle.resolve(args, nltk_smoothing))
+            except (IndexError, ValueError, ZeroDivisionError, AssertionError):
+                continue
+
+    def sentence_bleu() -> tuple[tuple, Any]:
+        return scored(bleu.sentence_bleu, lambda: (references(), sentence(1)))
+
+    def corpus() -> tuple[list, list]:
+        size = rng.randint(1, 4)
+        return [references() for _ in range(size)], [sentence(1) for _ in range(size)]
+
+    def corpus_bleu() -> tuple[tuple, Any]:
+        return scored(bleu.corpus_bleu, corpus)
+
+    def stats(fields: Any) -> Any:
+        return oracle.stats(fields)
+
+    def with_n(make: Any, answer: Any, highest: int) -> Any:
+        def case() -> tuple[tuple, Any]:
+            args = (*make(), rng.randint(1, highest))
+            return args, answer(*args)
+
+        return case
+
+    return {
+        "ngrams": draw(lambda: counted("ngrams")),
+        "count_ngrams": draw(lambda: counted("count_ngrams")),
+        "max_reference_counts": draw(with_n(lambda: (references(),), oracle.max_reference_counts, 4)),
+        "clipped_counts": draw(clipped),
+        "modified_precision": draw(with_n(lambda: (references(), sentence()), bleu.modified_precision, 4)),
+        "closest_ref_length": draw(
+            lambda: (lambda args: (args, bleu.closest_ref_length(*args)))((references(), rng.randint(0, 16)))
+        ),
+        "brevity_penalty": draw(
+            lambda: (lambda args: (args, bleu.brevity_penalty(*args)))((rng.randint(0, 20), rng.randint(0, 20)))
+        ),
+        "sentence_stats": draw(
+            with_n(lambda: (references(), sentence()), lambda r, h, n: stats(oracle.sentence_stats(r, h, n)), 4)
+        ),
+        "geometric_mean_score": draw(sentence_bleu),
+        "corpus_stats": draw(with_n(corpus, lambda r, h, n: stats(oracle.corpus_stats(r, h, n)), 4)),
+        "corpus_bleu": draw(corpus_bleu),
+    }
+
+
+def fixed_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
+    """The instructor's edge cases: Papineni et al.'s examples, empty input, NLTK's quirks."""
     bleu = oracle.bleu
     cases: dict[str, list[tuple[tuple, Any]]] = {}
     cases["ngrams"] = [

@@ -3,10 +3,10 @@
 ::
 
     python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB]
+    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
     python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
     python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 """
 
 import argparse
@@ -18,7 +18,6 @@ from pathlib import Path
 from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
-from .supervisor import supervise
 from .units import UNITS
 
 # What a command imports only when it runs, and the extra of bleu-scratch that installs it.
@@ -68,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MB",
         help=f"memory each graded function's process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
     )
+    grade_parser.add_argument(
+        "--seed",
+        type=int,
+        help="the seed of the random cases (default: the one the grader drew once and keeps in its cache folder)",
+    )
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
     course_parser = commands.add_parser(
@@ -86,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     grades_parser.add_argument("course_dir", type=Path)
     grades_parser.add_argument(
         "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
+    )
+    grades_parser.add_argument(
+        "--feedback",
+        action="store_true",
+        help="also put each lesson's package marks into nbgrader's feedback pages (after generate_feedback)",
     )
     grades_format = grades_parser.add_mutually_exclusive_group()
     grades_format.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
@@ -133,10 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "course-grades":
             _course_grades(args)
         else:
-            status = supervise(sys.argv[1:] if argv is None else argv)
-            if status is not None:
-                return status
-            report = grade(args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb)
+            report = grade(
+                args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb, seed=args.seed, cache=True
+            )
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)
@@ -166,9 +174,12 @@ def _nbgrader_course(args: argparse.Namespace) -> None:
 
 
 def _course_grades(args: argparse.Namespace) -> None:
-    from .gradebook import course_grades, lms_csv, table
+    from .gradebook import add_package_feedback, course_grades, lms_csv, table
 
     grades = course_grades(args.course_dir, args.assignment)
+    if args.feedback:
+        pages = add_package_feedback(args.course_dir, args.assignment, grades)
+        print(f"added the package's marks to {pages} feedback pages", file=sys.stderr)
     if args.json:
         print(
             json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2)

@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--json | --csv FILE]
+    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 
 After ``nbgrader autograde`` in ``COURSE_DIR`` (see ``nbgrader_course``), the
 notebook points of each submission are in nbgrader's gradebook
@@ -14,6 +14,7 @@ package function of a lesson the assignment has no notebook for does not count.
 """
 
 import csv
+import html
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from nbgrader.api import Gradebook, MissingEntry
 
 from .errors import ClassroomError
 from .grader import grade
+from .jail import SandboxUnavailable
 from .report import Mark
 from .units import UNITS
 
@@ -181,7 +183,9 @@ def lms_csv(grades: list[StudentGrade]) -> str:
 def _package_marks(folder: Path) -> list[Mark]:
     """The grader's marks for the package in ``folder``; every function 0 where it cannot grade it."""
     try:
-        return grade(folder).marks
+        return grade(folder, cache=True).marks
+    except SandboxUnavailable:
+        raise  # for every student alike: grading stops
     except ClassroomError as error:
         return [Mark(unit, 0, f"not graded: {error}") for unit in UNITS]
 
@@ -208,3 +212,38 @@ def _heading(lesson: LessonGrade) -> str:
 
 def _fraction(points: float, max_points: float) -> str:
     return f"{_number(points)}/{_number(max_points)}"
+
+
+FEEDBACK_START, FEEDBACK_END = "<!-- bleu-classroom package feedback -->", "<!-- end of package feedback -->"
+
+
+def add_package_feedback(course_dir: Path, assignment: str, grades: list[StudentGrade]) -> int:
+    """Put each lesson's package marks into the student's feedback page of that lesson's notebook.
+
+    ``nbgrader generate_feedback`` writes ``feedback/<student>/<assignment>/<notebook>.html``;
+    ``release_feedback`` hands those pages to the students, so the package's
+    points and reasons reach them beside the notebook's. Returns the pages changed.
+    """
+    changed = 0
+    for grade_ in grades:
+        for lesson in grade_.lessons:
+            page = course_dir / "feedback" / grade_.student / assignment / f"{lesson.notebook}.html"
+            if not page.is_file() or not lesson.functions:
+                continue
+            text = page.read_text(encoding="utf-8")
+            if FEEDBACK_START in text:  # made again from this grade
+                text = text[: text.index(FEEDBACK_START)] + text[text.index(FEEDBACK_END) + len(FEEDBACK_END) :]
+            rows = "".join(
+                f"<tr><td><code>{html.escape(mark.unit.name)}</code></td><td>{mark.points}/{mark.unit.points}</td>"
+                f"<td>{html.escape(mark.reason or 'ok')}</td></tr>"
+                for mark in lesson.functions
+            )
+            section = (
+                f"{FEEDBACK_START}<section><h2>Package functions of lesson {lesson.lesson}: "
+                f"{lesson.package_points}/{lesson.package_max}</h2><table>"
+                f"<tr><th>function</th><th>points</th><th>why</th></tr>{rows}</table></section>{FEEDBACK_END}"
+            )
+            at = text.rfind("</body>")
+            page.write_text(text[:at] + section + text[at:] if at >= 0 else text + section, encoding="utf-8")
+            changed += 1
+    return changed

@@ -108,6 +108,16 @@ class NltkOracle:
             for field in pairs[0]
         }
 
+    def geometric_mean_score(self, p_n: list, weights: tuple, bp: float) -> float:
+        """NLTK's weighted geometric mean of ``p_n``, times ``bp``.
+
+        NLTK's corpus_bleu ends with this mean. On a hypothesis longer than
+        its reference (NLTK's brevity penalty is the int 1) with a unigram
+        match, and a "smoothing" that hands it p_n, it returns 1 * the mean.
+        """
+        mean = self.bleu.corpus_bleu([[["a"]]], [["a", "a"]], weights, lambda *args, **kwargs: p_n)
+        return bp * mean
+
     def classes(self) -> dict[str, type]:
         """The lesson classes as NLTK's answers have them: its unreduced Fraction is the lessons' Precision."""
         return {"Precision": self.bleu.Fraction, "BleuStats": StatsAnswer}

@@ -46,7 +46,8 @@ SKIPPED_NAMES = {
     ".tox",
 }
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
-INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/student_README.md", "tools/refresh_notebooks.py", "tests/classroom/"}
+# The course tools are the instructor's: a grader in the students' hands is one they can read, or replace.
+INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/", "tools/refresh_notebooks.py", "tests/classroom/"}
 # Files the edition has under another name: the pytest hooks of the student
 # edition only (a test that reaches an unwritten exercise is skipped there).
 RENAMED = {"bleu_classroom/edition_conftest.py": "conftest.py"}
@@ -157,11 +158,15 @@ def _instructor_only(rel: str, raw: bytes) -> bool:
     """Whether a file stays out of the edition.
 
     A test that mentions the solution markers checks the instructor's copy
-    (markers present, stored outputs, the course tools): in the edition it
-    would fail even when every exercise is done.
+    (markers present, stored outputs): in the edition it would fail even when
+    every exercise is done; a test or tool that uses the course tools needs
+    what the edition does not have.
     """
+    if rel in RENAMED:
+        return False
     listed = rel in INSTRUCTOR_ONLY or any(rel.startswith(folder) for folder in INSTRUCTOR_ONLY if folder.endswith("/"))
-    return listed or (rel.startswith("tests/") and b"BEGIN SOLUTION" in raw)
+    uses_course_tools = rel.startswith(("tests/", "tools/")) and b"bleu_classroom" in raw
+    return listed or uses_course_tools or (rel.startswith("tests/") and b"BEGIN SOLUTION" in raw)
 
 
 def _source_files(root: Path, skip: Path | None, skip_names: set[str] = SKIPPED_NAMES) -> Iterator[str]:

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from .units import Unit
+from .units import UNITS, Unit
 
 
 @dataclass
@@ -48,6 +48,13 @@ class Report:
             "max_score": self.max_score,
             "seconds": round(self.seconds, 2),
         }
+
+    @classmethod
+    def from_dict(cls, saved: dict) -> "Report":
+        """The report ``as_dict`` gave."""
+        unit_of = {unit.name: unit for unit in UNITS}
+        marks = [Mark(unit_of[row["function"]], row["points"], row["reason"]) for row in saved["exercises"]]
+        return cls(saved["directory"], saved["package"], marks, saved["seconds"])
 
     def table(self) -> str:
         rows = [("exercise", "function", "points", "")]

@@ -11,22 +11,11 @@ if [ -n "${CHROMIUM:-}" ]; then
     echo "install_browser.sh: CHROMIUM is set to \"$CHROMIUM\", which is not a program; unset it or point it at Chromium or Chrome" >&2
     exit 1
 fi
-if command -v chromium >/dev/null 2>&1; then
-    exit 0
-fi
 
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "install_browser.sh: installing Debian's chromium with apt-get (once; about 300 MB)"
-    log="$(mktemp)"
-    if DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 \
-        && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >>"$log" 2>&1; then
-        rm -f "$log"
-        command -v chromium >/dev/null 2>&1 && exit 0
-    fi
-    cat "$log" >&2
-    echo "install_browser.sh: apt-get could not install chromium (its output is above)" >&2
-    exit 1
-fi
+. "$(dirname "$0")/apt_install.sh"
+status=0
+install_with_apt install_browser.sh chromium chromium "about 300 MB" || status=$?
+[ "$status" -eq 2 ] || exit "$status"
 
 cat >&2 <<'MESSAGE'
 install_browser.sh: the browser tests need Chromium, and `chromium` is not on the PATH.

@@ -1,6 +1,7 @@
 """One student edition, the repository's own grade and an autograded nbgrader course, made once for all the
 course tools' tests."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,12 @@ import pytest
 from bleu_classroom import command, grader, release, report
 from tests.classroom.edition_tools import REPO
 from tests.classroom.nbgrader_tools import ASSIGNMENT, NBGRADER_NOTEBOOKS, nbgrader
+
+
+@pytest.fixture(scope="session", autouse=True)
+def grader_cache(tmp_path_factory) -> None:
+    """The grader's kept seed and cached results, in a folder of the tests' own."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("grader-cache"))
 
 
 @pytest.fixture(scope="session")
@@ -30,10 +37,10 @@ def fresh_report(edition, repo_report) -> report.Report:
 
 @pytest.fixture(scope="session")
 def nbgrader_course(tmp_path_factory) -> Path:
-    """The course after ``generate_assignment`` and ``autograde`` of two submissions.
+    """The course after ``generate_assignment`` and ``autograde`` of three submissions.
 
     "filled" hands in what a student who wrote everything would: the
-    instructor's notebooks and package. "fresh" hands in the release unchanged.
+    instructor's notebooks and package. "fresh" hands in the release unchanged. "intruder" attacks.
     """
     course = tmp_path_factory.mktemp("course")
     assert (
@@ -49,5 +56,29 @@ def nbgrader_course(tmp_path_factory) -> Path:
         shutil.copy(REPO / "notebooks" / notebook.name, filled / notebook.name)
     shutil.rmtree(filled / "bleu_scratch")
     shutil.copytree(REPO / "bleu_scratch", filled / "bleu_scratch", ignore=shutil.ignore_patterns("__pycache__"))
+    # "intruder" hands in what "filled" does, with a package that, imported by the notebooks, appends to
+    # the gradebook, the course's settings and the other students' work.
+    intruder = submitted / "intruder" / ASSIGNMENT
+    shutil.copytree(filled, intruder)
+    with (intruder / "bleu_scratch" / "lesson01_ngrams.py").open("a", encoding="utf-8") as module:
+        module.write(
+            f"\nfor _path in {[str(path) for path in intruder_targets(course)]!r}:\n"
+            "    try:\n"
+            "        open(_path, 'ab').write(b'OWNED')\n"
+            "    except OSError:\n"
+            "        pass\n"
+        )
     nbgrader(course, "autograde", ASSIGNMENT)
     return course
+
+
+def intruder_targets(course: Path) -> list[Path]:
+    """What the intruder's package tries to append to."""
+    return [
+        course / "gradebook.db",
+        course / "nbgrader_config.py",
+        course / "source" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
+        course / "submitted" / "filled" / ASSIGNMENT / "01_tokens_and_ngrams.ipynb",
+        course / "autograded" / "filled" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
+        course / "submitted" / "fresh" / ASSIGNMENT / "bleu_scratch" / "lesson01_ngrams.py",
+    ]

@@ -2,12 +2,13 @@
 
 import csv
 import json
+import shutil
 
 import pytest
 
 from bleu_classroom import command
-from bleu_classroom.gradebook import course_grades
-from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
+from bleu_classroom.gradebook import add_package_feedback, course_grades
+from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader, nbgrader_scores
 
 # Hand-counted from the lessons: the package functions of lessons 01 and 02 and their points.
 PACKAGE_POINTS = {"01": {"ngrams": 2, "count_ngrams": 1}, "02": {"max_reference_counts": 2, "clipped_counts": 2}}
@@ -43,6 +44,7 @@ def test_the_lms_csv_has_a_row_per_student_and_a_column_per_lesson(nbgrader_cour
         ["student", "lesson 01 (of 5)", "lesson 02 (of 6)", "total (of 11)"],
         ["filled", "5", "6", "11"],
         ["fresh", "0", "0", "0"],
+        ["intruder", "5", "6", "11"],
     ]
 
 
@@ -52,12 +54,17 @@ def test_the_json_and_the_table_give_the_same_totals(nbgrader_course, capsys):
     assert [(s["student"], s["points"], s["max_points"]) for s in report["students"]] == [
         ("filled", 11, 11),
         ("fresh", 0, 11),
+        ("intruder", 11, 11),
     ]
     filled_01 = report["students"][0]["lessons"][0]
     assert (filled_01["notebook_points"], filled_01["package_points"], filled_01["points"]) == (2, 3, 5)
     assert command.main(["course-grades", str(nbgrader_course)]) == 0
     totals = [line.split() for line in capsys.readouterr().out.splitlines() if line.split()[0] == "total"]
-    assert totals == [["total", "4/4", "7/7", "11/11"], ["total", "0/4", "0/7", "0/11"]]
+    assert totals == [
+        ["total", "4/4", "7/7", "11/11"],
+        ["total", "0/4", "0/7", "0/11"],
+        ["total", "4/4", "7/7", "11/11"],
+    ]
 
 
 def test_an_unknown_assignment_or_course_is_an_error_not_a_traceback(nbgrader_course, tmp_path, capsys):
@@ -65,3 +72,17 @@ def test_an_unknown_assignment_or_course_is_an_error_not_a_traceback(nbgrader_co
     assert "has no assignment 'nope' (it has: bleu)" in capsys.readouterr().err
     assert command.main(["course-grades", str(tmp_path)]) == 1
     assert "no gradebook" in capsys.readouterr().err
+
+
+def test_the_package_marks_reach_the_students_feedback_pages(nbgrader_course, tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(nbgrader_course, course)
+    nbgrader(course, "generate_feedback", ASSIGNMENT)
+    grades = course_grades(course, ASSIGNMENT)
+    assert add_package_feedback(course, ASSIGNMENT, grades) == 6  # three students, two notebooks each
+    assert add_package_feedback(course, ASSIGNMENT, grades) == 6  # made again, not added twice
+    page = (course / "feedback" / "fresh" / ASSIGNMENT / "01_tokens_and_ngrams.html").read_text(encoding="utf-8")
+    assert page.count("Package functions of lesson 01: 0/3") == 1
+    assert "<code>ngrams</code></td><td>0/2</td><td>not written yet (NotImplementedError at lesson01_ngrams.py:" in page
+    page = (course / "feedback" / "filled" / ASSIGNMENT / "02_clipping.html").read_text(encoding="utf-8")
+    assert "Package functions of lesson 02: 4/4" in page

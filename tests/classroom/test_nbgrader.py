@@ -1,4 +1,4 @@
-"""The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of two students."""
+"""The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of three students."""
 
 import json
 import re
@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bleu_classroom import leaks, release
+from tests.classroom.conftest import intruder_targets
 from tests.classroom.edition_tools import REPO
 from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
 
@@ -79,3 +80,13 @@ def test_a_fresh_edition_scores_0_and_each_check_fails_only_at_the_students_miss
         assert ename == "NotImplementedError" and "raise NotImplementedError()" in traceback, (grade_id, traceback)
     # The data and the package were found wherever nbgrader ran the notebook.
     assert not {ename for _, ename, _ in raised} & {"FileNotFoundError", "ModuleNotFoundError", "ImportError"}
+
+
+def test_autograde_runs_a_submission_where_it_cannot_reach_the_gradebook_or_other_students(nbgrader_course):
+    # The intruder's package (conftest.py) appended b"OWNED" wherever it could: in its own folders only.
+    owned = [p for p in nbgrader_course.rglob("*") if p.is_file() and b"OWNED" in p.read_bytes()]
+    assert owned and all("intruder" in p.parts for p in owned)
+    assert all(path.is_file() for path in intruder_targets(nbgrader_course))
+    # nbgrader wrote the gradebook: every student's grades are there, the others' as they should be.
+    full = {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
+    assert nbgrader_scores(nbgrader_course, "filled") == nbgrader_scores(nbgrader_course, "intruder") == full

@@ -68,16 +68,17 @@ def test_edition_can_be_installed_and_tested_on_its_own(edition):
             assert (edition / data.relative_to(REPO)).read_bytes() == data.read_bytes()
     assert (edition / "tests" / "conftest.py").is_file()
     assert not (edition / "tests" / "classroom").exists()
-    assert not (edition / "bleu_classroom" / "student_README.md").exists()
+    # The course tools are the instructor's, and so are the tests and tools that use them.
+    assert not (edition / "bleu_classroom").exists()
+    uses = re.compile(r"^\s*(from|import) bleu_classroom", re.M)
+    assert not [p for p in edition.rglob("*.py") if uses.search(p.read_text(encoding="utf-8"))]
     assert not (edition / "tools" / "refresh_notebooks.py").exists()
     # The student edition's pytest hooks; the instructor's repository has none.
     assert (edition / "conftest.py").read_bytes() == (REPO / "bleu_classroom" / "edition_conftest.py").read_bytes()
-    assert not (edition / "bleu_classroom" / "edition_conftest.py").exists() and not (REPO / "conftest.py").exists()
+    assert not (REPO / "conftest.py").exists()
     readme = (edition / "README.md").read_text(encoding="utf-8")
-    assert "python -m bleu_classroom grade ." in readme and "--only" in readme
-    assert "`--memory-mb`" in readme and "may take 20 seconds in all" in readme
-    # The one folder that holds working code for the graded exercises is named.
-    assert "The grader, `bleu_classroom/`, holds NLTK-based stand-ins" in readme
+    assert "bleu_classroom" not in readme
+    assert "cases drawn when grading" in readme and "for at most 20 seconds and\n1024 MB of memory" in readme
     # The repository ignores data/published_examples.json although it ships it;
     # a student repository made from the edition must not lose it.
     ignored = (edition / ".gitignore").read_text(encoding="utf-8").split()

@@ -1,0 +1,79 @@
+"""What a student reads when an answer is wrong: where it first differs from NLTK's, and what kind of miss it is."""
+
+import math
+
+from .plain import clip, show
+from .sandbox import STATS_FIELDS
+
+NUMBERS = ("int", "float", "bool", "Fraction", "Precision")
+
+
+def difference(got: list, want: list) -> str:
+    """Where ``got`` first differs from ``want`` (both as ``sandbox.encode`` gives them), said so it can be acted on.
+
+    >>> difference(["float", (1.0).hex()], ["int", 1])
+    'returned 1.0, NLTK gives 1: same value, different type (float, expected int)'
+    >>> difference(["float", math.nextafter(0.5, 1).hex()], ["float", (0.5).hex()])
+    'returned 0.5000000000000001, NLTK gives 0.5: one unit in the last place away: add with math.fsum'
+    >>> difference(["list", [["int", 1], ["int", 2]]], ["list", [["int", 1], ["int", 3]]])
+    'returned [1, 2], NLTK gives [1, 3]: item [1] is 2, expected 3'
+    """
+    shown = f"returned {clip(show(got), 60)}, NLTK gives {clip(show(want), 60)}"
+    where = _first_difference(got, want, "")
+    return f"{shown}: {where}" if where else shown
+
+
+def _miss(path: str, got: list, want: list) -> str:
+    what = _kind(got, want)
+    if not path:
+        return what
+    said = f"item {path} is {clip(show(got), 60)}, expected {clip(show(want), 60)}"
+    return f"{said} ({what})" if what else said
+
+
+def _kind(got: list, want: list) -> str:
+    if got[0] != want[0] and got[0] in NUMBERS and want[0] in NUMBERS and _number(got) == _number(want):
+        return f"same value, different type ({got[0]}, expected {want[0]})"
+    if got[0] == want[0] == "float":
+        a, b = float.fromhex(got[1]), float.fromhex(want[1])
+        if a != b and math.isfinite(a) and math.isfinite(b) and math.nextafter(b, a) == a:
+            return "one unit in the last place away: add with math.fsum"
+    return ""
+
+
+def _number(plain: list) -> float:
+    if plain[0] in ("Fraction", "Precision"):
+        return plain[1] / plain[2]
+    return float.fromhex(plain[1]) if plain[0] == "float" else plain[1]
+
+
+def _first_difference(got: list, want: list, path: str) -> str:
+    """Where the first part that differs is, and how it differs ("" when nothing more can be said)."""
+    if got == want:
+        return ""
+    kind = got[0]
+    if kind != want[0]:
+        return _miss(path, got, want)
+    if kind in ("list", "tuple"):
+        for index, (a, b) in enumerate(zip(got[1], want[1])):
+            found = _first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        if len(got[1]) != len(want[1]):
+            return f"{path or 'it'} has {len(got[1])} items, expected {len(want[1])}"
+    if kind in ("Counter", "dict"):
+        mine, theirs = {show(k): v for k, v in got[1]}, {show(k): v for k, v in want[1]}
+        for key in sorted(set(mine) | set(theirs)):
+            if key not in mine:
+                return f"key {key} is missing (NLTK has it, with {clip(show(theirs[key]), 40)})"
+            if key not in theirs:
+                return f"key {key} should not be there"
+            found = _first_difference(mine[key], theirs[key], f"{path}[{key}]")
+            if found:
+                return found
+    if kind == "BleuStats":
+        for field, a, b in zip(STATS_FIELDS, got[1:], want[1:]):
+            found = _first_difference(a, b, f"{path}.{field}")
+            if found:
+                return found
+    return _miss(path, got, want)

@@ -1,0 +1,100 @@
+"""nbgrader's autograde with each notebook's kernel in a bubblewrap sandbox.
+
+The course's ``nbgrader_config.py`` (``nbgrader_course``) names
+``SandboxedKernelManager``: autograde then starts each kernel through
+``python -m bleu_classroom.kernel CONNECTION_FILE -- KERNEL_COMMAND``, which
+runs the kernel in bubblewrap (``jail.py``) with the submission's autograded
+folder (its own copy, read-write), Python and the environment's packages
+read-only, and nothing else: not the gradebook, not the other submissions,
+not the instructor's lessons, no network. The kernel talks over Unix sockets
+in a private folder; this process joins each to the TCP port nbgrader
+connects to. The gradebook is written by nbgrader alone, outside.
+"""
+
+import json
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.manager import KernelManager
+
+from . import jail
+
+CHANNELS = ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port")
+KERNEL_LIMITS = jail.Limits(seconds=0, memory_mb=2048, processes=64, disk_mb=256, max_output=0)
+
+
+class SandboxedKernelManager(KernelManager):
+    """A kernel manager whose kernels run in bubblewrap (``python -m bleu_classroom.kernel``)."""
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        command = super().format_kernel_cmd(extra_arguments)
+        return [sys.executable, "-P", "-m", "bleu_classroom.kernel", str(self.connection_file), "--", *command]
+
+
+def main(argv: list[str]) -> int:
+    connection_file, command = Path(argv[0]), argv[argv.index("--") + 1 :]
+    outside = json.loads(connection_file.read_text(encoding="utf-8"))
+    sockets = Path(tempfile.mkdtemp(prefix="bleu-kernel-"))
+    inside = {**outside, "transport": "ipc", "ip": "/kernel/channel"}
+    (sockets / "connection.json").write_text(json.dumps(inside), encoding="utf-8")
+    command = ["/kernel/connection.json" if part == str(connection_file) else part for part in command]
+    here = Path.cwd()
+    prefix = Path(sys.prefix).resolve()
+    mounts = {str(prefix): prefix} if prefix != Path(sys.base_prefix).resolve() else {}
+    writable = {"/kernel": sockets, str(here): here}
+    argv_ = jail.sandbox_command(command, mounts, KERNEL_LIMITS, writable, chdir=str(here))
+    # Same process group as this one: when nbgrader ends the kernel's group, the sandbox goes too.
+    process, group = jail.start(argv_, KERNEL_LIMITS, new_session=False)
+    # nbgrader interrupts the group on a cell's timeout, then ends it: this process waits for that end.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in CHANNELS:
+        threading.Thread(
+            target=_forward, args=(outside["ip"], outside[name], sockets / f"channel-{outside[name]}"), daemon=True
+        ).start()
+    try:
+        return process.wait()
+    finally:
+        jail.stop(process, group)
+        for leftover in sockets.iterdir():
+            leftover.unlink()
+        sockets.rmdir()
+
+
+def _forward(ip: str, port: int, path: Path) -> None:
+    """Join each connection to ``ip:port`` to the Unix socket ``path`` the kernel listens on."""
+    server = socket.create_server((ip, port))
+    while True:
+        client, _ = server.accept()
+        kernel = socket.socket(socket.AF_UNIX)
+        for _ in range(600):  # the kernel makes its sockets as it starts
+            try:
+                kernel.connect(str(path))
+                break
+            except OSError:
+                time.sleep(0.05)
+        for source, target in ((client, kernel), (kernel, client)):
+            threading.Thread(target=_pump, args=(source, target), daemon=True).start()
+
+
+def _pump(source: Any, target: Any) -> None:
+    try:
+        while data := source.recv(1 << 16):
+            target.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for end in (source, target):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,282 @@
+"""Attacks on the grader, one of each kind found so far, as a determined student would write them.
+
+Each attack is a graded function's body in a student edition. Every one must
+earn 0 points, change no file outside the submission, leave no process
+behind, and end (the wall clock is the grader's: these tests assert outcomes,
+never durations). The two honest functions beside them keep their points.
+"""
+
+import hashlib
+import shutil
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import pytest
+
+from bleu_classroom import cases, grader, units
+from bleu_classroom.oracle import NltkOracle
+from tests.classroom.edition_tools import REPO, set_function
+
+GRADER_FILE = Path(grader.__file__).resolve()
+INSTRUCTOR_SOLUTION = REPO / "bleu_scratch" / "lesson03_precision.py"
+MODULE = {unit.name: unit.module for unit in units.UNITS}
+
+# Round one: each attack against a function of its own.
+ROUND_ONE = {
+    # Fake reports on standard output: a score line and a forged answer.
+    "ngrams": [
+        "print('score: 24/24')",
+        'print(\'{"kind": "answer", "index": 0, "value": ["list", []]}\')',
+        "return ['forged']",
+    ],
+    # Rewrite the grader's files, the instructor's solution and itself on disk.
+    "count_ngrams": [
+        "import os",
+        f"for path in ({str(GRADER_FILE)!r}, {str(INSTRUCTOR_SOLUTION)!r}, __file__):",
+        "    try:",
+        "        open(path, 'a').write('# every answer is right')",
+        "    except OSError:",
+        "        pass",
+        "return Counter()",
+    ],
+    # Lift the memory limit, then use more than it allows.
+    "max_reference_counts": [
+        "import resource",
+        "try:",
+        "    resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))",
+        "except (ValueError, OSError):",
+        "    pass",
+        "big = bytearray(3000 << 20)",
+        "return Counter()",
+    ],
+    # Malformed messages on every descriptor that might reach the grader.
+    "clipped_counts": [
+        "import os",
+        "for fd in range(0, 20):",
+        "    try:",
+        '        os.write(fd, b\'not json\\n{"kind": "answer", "index": 999}\\n\')',
+        "    except OSError:",
+        "        pass",
+        "return hypothesis_counts",
+    ],
+    # Keep-alives: messages forever, hoping to reset a clock.
+    "modified_precision": [
+        "import os, time",
+        "while True:",
+        '    os.write(1, b\'{"kind": "imported", "file": "x"}\\n\')',
+        "    time.sleep(0.1)",
+    ],
+    # Kill the parent, the namespace's first process, and every process it can signal.
+    "closest_ref_length": [
+        "import os, signal",
+        "for target in (os.getppid(), 1, -1):",
+        "    try:",
+        "        os.kill(target, signal.SIGKILL)",
+        "    except OSError:",
+        "        pass",
+        "return -1",
+    ],
+    # NLTK by another path: anywhere on the file system, through /proc, or its site-packages.
+    "sentence_stats": [
+        "import os, sys",
+        "found = []",
+        "for top in ('/', '/proc/self/root', '/proc/1/root'):",
+        "    for folder, subfolders, files in os.walk(top):",
+        "        subfolders[:] = [s for s in subfolders if s not in ('proc', 'sys', 'dev', 'share', 'include')]",
+        "        if folder.endswith(os.sep + 'nltk'):",
+        "            found.append(folder)",
+        "        if 'lesson03_precision.py' in files and not folder.endswith('/submission/bleu_scratch'):",
+        "            found.append(folder)",
+        "if found:",
+        "    raise SystemExit(f'found {found[:3]}')",
+        "raise RuntimeError('nothing of NLTK or the instructor anywhere')",
+    ],
+    # A later lesson's working code, copied into the student's folder (see below).
+    "corpus_stats": [
+        "from bleu_scratch.lesson10_fast import fast_corpus_stats",
+        "return fast_corpus_stats(list_of_references, hypotheses, max_n)",
+    ],
+    # Links and directory handles leading out of the folder.
+    "corpus_bleu": [
+        "import os",
+        "os.symlink('/', '/tmp/out')",
+        "root = os.open('/', os.O_RDONLY)",
+        f"for path in ({str(INSTRUCTOR_SOLUTION.relative_to('/'))!r}, 'etc/shadow'):",
+        "    try:",
+        "        os.open(path, os.O_RDONLY, dir_fd=root)",
+        "        raise SystemExit('read ' + path)",
+        "    except FileNotFoundError:",
+        "        pass",
+        "return -1.0",
+    ],
+}
+# Round two: processes, fills and a table of answers.
+ROUND_TWO = {
+    # A daemon by double fork, and a process started with subprocess, both meant to outlive the grade.
+    "ngrams": [
+        "import os, subprocess",
+        "subprocess.Popen(['sleep', '600'], start_new_session=True)",
+        "if os.fork() == 0:",
+        "    os.setsid()",
+        "    if os.fork() == 0:",
+        "        import time",
+        "        time.sleep(600)",
+        "    os._exit(0)",
+        "return []",
+    ],
+    # A fork bomb.
+    "count_ngrams": [
+        "import os",
+        "children = 0",
+        "try:",
+        "    while children < 100_000:",
+        "        if os.fork() == 0:",
+        "            import time",
+        "            time.sleep(600)",
+        "        children += 1",
+        "except OSError:",
+        "    pass",
+        "return Counter()",
+    ],
+    # Fill the disk: the private /tmp, the working folder, the submission's copy.
+    "max_reference_counts": [
+        "import os",
+        "block = b'x' * (1 << 20)",
+        "for place in ('/tmp/fill', 'fill', '/submission/fill', '/fill'):",
+        "    try:",
+        "        with open(place, 'wb') as out:",
+        "            for _ in range(4096):",
+        "                out.write(block)",
+        "    except OSError:",
+        "        pass",
+        "return Counter()",
+    ],
+    # Fill the memory, a bit at a time.
+    "clipped_counts": ["kept = []", "while True:", "    kept.append(bytearray(1 << 20))"],
+    # Flood the grader with output.
+    "closest_ref_length": ["import os", "while True:", "    os.write(1, b'x' * (1 << 20))"],
+}
+
+
+def table_of_answers() -> list[str]:
+    """A body for modified_precision that looks up NLTK's answers to the cases the grader once shipped."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fixed = cases.fixed_cases(NltkOracle())["modified_precision"]
+    table = {repr(args): (value.numerator, value.denominator) for args, value in fixed}
+    return [
+        f"answers = {table!r}",
+        "return Precision(*answers[repr((references, hypothesis, n))])",
+    ]
+
+
+HONEST = {1: ["brevity_penalty"], 2: ["brevity_penalty"]}
+
+
+def snapshot() -> dict[str, str]:
+    """Every file of the instructor's repository that grading must not change, by hash."""
+    files = [*REPO.glob("bleu_classroom/*.py"), *REPO.glob("bleu_scratch/*.py"), *REPO.glob("tests/classroom/*.py")]
+    return {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
+
+
+def sandboxes_left() -> list[psutil.Process]:
+    left = []
+    for process in psutil.process_iter(["cmdline"]):
+        cmdline = " ".join(process.info["cmdline"] or [])
+        if "bleu_grading_sandbox" in cmdline or (cmdline.startswith("bwrap ") and "/submission" in cmdline):
+            left.append(process)
+    return left
+
+
+def package_copy(edition: Path, target: Path) -> Path:
+    shutil.copytree(edition / "bleu_scratch", target / "bleu_scratch")
+    return target
+
+
+def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: list[str]) -> dict:
+    # The package is all the grader reads of a submission.
+    student = package_copy(edition, folder / "student")
+    for name, body in bodies.items():
+        set_function(student, MODULE[name], name, body)
+    for name in honest:
+        set_function(student, MODULE[name], name)
+    (student / "bleu_scratch" / "lesson10_fast.py").write_bytes(
+        (REPO / "bleu_scratch" / "lesson10_fast.py").read_bytes()
+    )
+    other = package_copy(edition, folder / "other")  # another student's submission, beside this one
+    before, others_before = (
+        snapshot(),
+        hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest(),
+    )
+    submission_before = sorted(p.name for p in student.rglob("*"))
+    report = grader.grade(student, only=[*bodies, *honest], budget=5, memory_mb=512)
+    assert snapshot() == before, "grading changed the instructor's files"
+    assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest() == others_before
+    assert sorted(p.name for p in student.rglob("*")) == submission_before, "the sandbox wrote in the submission"
+    assert not psutil.wait_procs(sandboxes_left(), timeout=30)[1], "a process outlived the grade"
+    return {mark.unit.name: mark for mark in report.marks}
+
+
+@pytest.fixture(scope="module")
+def rounds(edition, tmp_path_factory) -> list[dict]:
+    """Both rounds, graded at once: most of their time is waiting for the limits to trip."""
+    attacks = [
+        (ROUND_ONE, HONEST[1]),
+        ({**ROUND_TWO, "modified_precision": table_of_answers()}, HONEST[2]),
+    ]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return list(pool.map(lambda pair: attack(edition, tmp_path_factory.mktemp("round"), *pair), attacks))
+
+
+@pytest.fixture(scope="module")
+def round_one(rounds) -> dict:
+    return rounds[0]
+
+
+@pytest.fixture(scope="module")
+def round_two(rounds) -> dict:
+    return rounds[1]
+
+
+@pytest.mark.parametrize("name", ROUND_ONE)
+def test_round_one_earns_nothing(round_one, name):
+    assert round_one[name].points == 0, round_one[name].reason
+
+
+@pytest.mark.parametrize("name", [*ROUND_TWO, "modified_precision"])
+def test_round_two_earns_nothing(round_two, name):
+    assert round_two[name].points == 0, round_two[name].reason
+
+
+def test_honest_functions_keep_their_points_beside_the_attacks(round_one, round_two):
+    for marks in (round_one, round_two):
+        assert {name: m.points for name, m in marks.items() if m.points} == {"brevity_penalty": 2}
+
+
+def test_what_the_attacks_found_is_nothing(round_one):
+    # Nothing of NLTK or the instructor exists in the sandbox; no link or handle leads out of it.
+    assert "raised RuntimeError at lesson05_sentence.py:" in round_one["sentence_stats"].reason
+    assert "nothing of NLTK or the instructor anywhere" in round_one["sentence_stats"].reason
+    assert (
+        "fast_corpus_stats" in round_one["corpus_stats"].reason
+        or "NotImplementedError" in round_one["corpus_stats"].reason
+    )
+    assert "returned -1.0" in round_one["corpus_bleu"].reason
+
+
+def test_limits_hold_whichever_trips_first(round_two):
+    # The daemons: whether the pids limit stops a fork or not, they ended with the sandbox (checked above).
+    assert "returned Counter({})" in round_two["count_ngrams"].reason or "stopped" in round_two["count_ngrams"].reason
+    # The private /tmp is full at 64 MB; nothing else is writable.
+    assert "returned Counter({})" in round_two["max_reference_counts"].reason
+    reason = round_two["clipped_counts"].reason
+    assert "512 MB" in reason or "did not finish within 5s" in reason, reason
+    reason = round_two["closest_ref_length"].reason
+    assert "more than 16 MB" in reason or "did not finish within 5s" in reason, reason
+
+
+def test_a_table_of_the_shipped_cases_answers_earns_nothing(round_two):
+    # The fixed cases are in the table; the ones drawn when grading are not.
+    assert "raised KeyError" in round_two["modified_precision"].reason, round_two["modified_precision"].reason
