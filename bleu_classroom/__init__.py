@@ -2,11 +2,11 @@
 
 ::
 
-    python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
-    python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
-    python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
+    bleu-classroom release OUT_DIR [--force] [--source CHECKOUT]
+    bleu-classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
+    bleu-classroom tag-nbgrader [NOTEBOOK_DIR]
+    bleu-classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
+    bleu-classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 
 Solutions are marked the way nbgrader marks them: the lines between a
 ``### BEGIN SOLUTION`` comment line and a ``### END SOLUTION`` comment line,

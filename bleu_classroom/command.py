@@ -1,12 +1,12 @@
-"""The course tools' command line (``python -m bleu_classroom``).
+"""The course tools' command line (``bleu-classroom``).
 
 ::
 
-    python -m bleu_classroom release OUT_DIR [--force] [--source CHECKOUT]
-    python -m bleu_classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
-    python -m bleu_classroom tag-nbgrader [NOTEBOOK_DIR]
-    python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
+    bleu-classroom release OUT_DIR [--force] [--source CHECKOUT]
+    bleu-classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
+    bleu-classroom tag-nbgrader [NOTEBOOK_DIR]
+    bleu-classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
+    bleu-classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 """
 
 import argparse
@@ -26,7 +26,7 @@ EXTRAS = {"nbgrader": "course"}
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bleu_classroom",
+        prog="bleu-classroom",
         description=(
             "The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades."
         ),

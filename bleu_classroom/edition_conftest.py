@@ -1,6 +1,6 @@
 """pytest in the student edition: a test that reaches an exercise not written yet is skipped, not failed.
 
-``python -m bleu_classroom release`` writes this file as the edition's
+``bleu-classroom release`` writes this file as the edition's
 top-level conftest.py. The instructor's repository has none: there a
 missing function is a failure like any other.
 

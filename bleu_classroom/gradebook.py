@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bleu_classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
+    bleu-classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
 
 After ``nbgrader autograde`` in ``COURSE_DIR`` (see ``nbgrader_course``), the
 notebook points of each submission are in nbgrader's gradebook

@@ -2,7 +2,7 @@
 
 ::
 
-    python -m bleu_classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
+    bleu-classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
 
 writes
 
@@ -29,9 +29,7 @@ from .errors import ClassroomError
 from .nbgrader_tags import notebook_json, tag_nbgrader
 from .release import REPO_ROOT, build_edition
 
-CONFIG_HEADER = (
-    "# nbgrader's settings for the bleu-from-scratch course, written by python -m bleu_classroom nbgrader-course."
-)
+CONFIG_HEADER = "# nbgrader's settings for the bleu-from-scratch course, written by bleu-classroom nbgrader-course."
 
 
 @dataclass

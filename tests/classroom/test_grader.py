@@ -197,14 +197,23 @@ def test_without_bubblewrap_grading_stops_with_one_line(edition, tmp_path):
     assert "bwrap is not installed: install bubblewrap" in result.stderr
 
 
-def test_the_instructors_grader_runs_from_inside_a_submission_that_ships_its_own(edition, tmp_path):
+# The console script imports the installed grader; -P keeps Python from putting the working folder first on
+# its path (docs/grader.md gives both).
+GRADER_COMMANDS = {
+    "bleu-classroom": [str(Path(sys.executable).with_name("bleu-classroom"))],
+    "python -P -m bleu_classroom": [sys.executable, "-P", "-m", "bleu_classroom"],
+}
+
+
+@pytest.mark.parametrize("command", list(GRADER_COMMANDS))
+def test_the_instructors_grader_runs_from_inside_a_submission_that_ships_its_own(edition, tmp_path, command):
     student = copy_of(edition, tmp_path, "student")
     (student / "bleu_classroom").mkdir()
     (student / "bleu_classroom" / "__init__.py").write_text("")
     (student / "bleu_classroom" / "__main__.py").write_text("print('score: 24/24')\n")
-    # -P: the working folder is not put first on the path (docs/grader.md says to grade this way).
+    (student / "bleu_classroom" / "command.py").write_text("def main():\n    print('score: 24/24')\n")
     result = subprocess.run(
-        [sys.executable, "-P", "-m", "bleu_classroom", "grade", ".", "--only", "01"],
+        [*GRADER_COMMANDS[command], "grade", ".", "--only", "01"],
         cwd=student,
         capture_output=True,
         text=True,

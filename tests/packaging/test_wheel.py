@@ -216,6 +216,7 @@ def test_the_wheel_holds_every_module_the_course_data_and_both_commands(built):
     assert {name.split("/")[0] for name in names} == {*PACKAGES, f"bleu_scratch-{VERSION}.dist-info"}
     assert "bleu-scratch = bleu_cli:main" in entry_points
     assert "bleu-scratch-compare = bleu_cli.compare:main" in entry_points
+    assert "bleu-classroom = bleu_classroom.command:main" in entry_points
 
 
 def test_the_empty_environment_holds_the_wheel_and_numpy_alone(installed):
@@ -297,3 +298,14 @@ def test_course_grades_without_nbgrader_is_one_line_naming_the_extra(installed, 
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status != 0 and len(lines) == 1 and "bleu-scratch[course]" in lines[0], shown
+
+
+def test_the_grader_without_nltk_is_one_line_saying_what_to_install(installed, files, tmp_path):
+    submission = tmp_path / "submission"
+    (submission / "bleu_scratch").mkdir(parents=True)
+    (submission / "bleu_scratch" / "__init__.py").write_text("")
+    argv = [installed.venv / "bin" / "bleu-classroom", "grade", submission]
+    status, _, shown = run_in_terminal(argv, files, installed.env)
+    assert "Traceback" not in shown, shown
+    lines = lines_of(shown)
+    assert status != 0 and len(lines) == 1 and "NLTK" in lines[0] and "pip install" in lines[0], shown
