@@ -25,6 +25,7 @@ to the last bit (numpy's logarithm may differ from the C library's in the last
 bit, so it is not used for the score).
 """
 
+import struct
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import chain, count, repeat
@@ -288,11 +289,10 @@ def _token_ids(
     """
     hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
     reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
-    size = len(hypothesis_tokens) + len(reference_tokens)
     if type(next(chain(hypothesis_tokens, reference_tokens), None)) is int:
         distinct = set(hypothesis_tokens).union(reference_tokens)
         if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
-            return np.fromiter(chain(hypothesis_tokens, reference_tokens), np.int32, size), max(distinct)  # type: ignore[type-var, return-value]
+            return _int32_array(hypothesis_tokens + reference_tokens), max(distinct)  # type: ignore[type-var, return-value]
     # A new hypothesis token gets the next number as it is first seen (in C: the
     # defaultdict calls the counter); then every reference token is looked up, and
     # one found in no hypothesis gets the number after them.
@@ -300,7 +300,23 @@ def _token_ids(
     hypothesis_ids = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
     numbers.default_factory = repeat(unmatched).__next__
-    return np.fromiter(chain(hypothesis_ids, _look_up(numbers, reference_tokens)), np.int32, size), unmatched
+    return _int32_array(hypothesis_ids + _look_up(numbers, reference_tokens)), unmatched
+
+
+def _int32_array(numbers: tuple) -> np.ndarray:
+    """The numbers (each from 0 to 2**31 - 1) as an int32 array.
+
+    ``struct.pack`` turns each int into 4 bytes in C, with less work per int
+    than ``np.fromiter`` does. It takes only ints: a float equal to an int id
+    (1.0 for 1, the same token in NLTK's Counters) is converted by numpy.
+
+    >>> _int32_array((0, 7, 2**31 - 1)), _int32_array((1, 1.0))
+    (array([         0,          7, 2147483647], dtype=int32), array([1, 1], dtype=int32))
+    """
+    try:
+        return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32)
+    except struct.error:
+        return np.fromiter(numbers, np.int32, len(numbers))
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
