@@ -201,8 +201,11 @@ def geometric_mean_score(p_n: Sequence[Any], weights: Sequence[float], bp: float
     0.25
     """
     ### BEGIN SOLUTION
-    log_sum = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weights, p_n) if p_i > 0)
-    return bp * math.exp(log_sum)
+    weighted_logs = []
+    for w_i, p_i in zip(weights, p_n):
+        if p_i > 0:
+            weighted_logs.append(w_i * math.log(p_i))
+    return bp * math.exp(math.fsum(weighted_logs))
     ### END SOLUTION
 
 
