@@ -92,11 +92,13 @@ def sandbox_command(
     chdir: str = "/tmp",
 ) -> list[str]:
     """bubblewrap's command line: ``mounts`` read-only and ``writable`` read-write (sandbox path -> host path)."""
-    argv = ["bwrap", *_isolation(), *_system(), *_python(), *_numpy()]
+    # The private /tmp first: a mount made after it may lie below it (a virtual environment or a course
+    # folder under the host's /tmp), and one made before it would be hidden by it.
+    argv = ["bwrap", *_isolation(), "--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp"]
+    argv += [*_system(), *_python(), *_numpy()]
     for inside, outside in mounts.items():
         argv += ["--ro-bind", str(outside), inside]
-    # The sandbox's root is a folder in memory too: read-only, so that /tmp is the only place to write.
-    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp"]
+    # The sandbox's root is a folder in memory too: read-only (below), so that /tmp is the only place to write.
     for inside, outside in (writable or {}).items():
         argv += ["--bind", str(outside), inside]
     return [*argv, "--remount-ro", "/", "--chdir", chdir, "--", *command]

@@ -231,3 +231,16 @@ def test_what_a_function_prints_costs_nothing_however_much(edition, tmp_path):
         # Debugging output: megabytes of it, and a line that looks like the grader's.
         module.write("\nprint('score: 24/24')\nfor _ in range(20_000):\n    print('x' * 100)\n")
     assert grader.grade(student, only=["brevity_penalty"]).score == 2
+
+
+def test_what_lies_under_the_hosts_tmp_is_mounted_after_the_private_tmp():
+    """A checkout, its virtual environment or a course folder can live under /tmp: mounted before the private
+    /tmp, it would be hidden by it (autograde's kernels died so in a fresh clone under /tmp)."""
+    from bleu_classroom import jail
+    from bleu_classroom.kernel import KERNEL_LIMITS
+
+    argv = jail.sandbox_command(["true"], {"/tmp/venv": Path("/tmp/venv")}, KERNEL_LIMITS, {"/tmp/c": Path("/tmp/c")})
+    private = argv.index("--tmpfs")
+    assert argv[private + 1] == "/tmp"
+    assert argv.index("/tmp/venv") > private and argv.index("/tmp/c") > private
+    assert all(argv[i + 1] != "/tmp" for i, part in enumerate(argv) if part == "--tmpfs" and i != private)
