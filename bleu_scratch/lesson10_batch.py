@@ -58,7 +58,7 @@ CHUNK = 5_000
 PACKED_BITS = 63
 
 
-@door(checks.corpus)
+@door(checks.corpus, checks.highest_order)
 def batch_sentence_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
 ) -> list[BleuStats]:
@@ -79,7 +79,7 @@ def batch_sentence_stats(
     ]
 
 
-@door(checks.corpus)
+@door(checks.corpus, checks.highest_order)
 def batch_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],

@@ -69,9 +69,10 @@ def door(*checks: Check) -> Callable[[Function], Function]:
             # Read from the door's __dict__, not from this closure: when a lesson's module is saved, IPython's
             # autoreload hands the old door the new door's __dict__, so a name imported before the edit
             # (`from bleu_scratch import corpus_bleu`) runs the saved code.
-            function, checks, name, names, known, defaults = checked.__dict__["plan"]
+            plan = checked.__dict__["plan"]
             if _inside_a_door.get():
-                return function(*args, **kwargs)
+                return plan[0](*args, **kwargs)
+            function, checks, name, names, known, defaults = plan
             arguments = dict(zip(names, args))
             if kwargs:
                 if not kwargs.keys().isdisjoint(arguments):
@@ -83,11 +84,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
                 return function(*args, **kwargs)  # a call that does not fit: Python's own message
             for check in checks:
                 check(arguments, name)
-            entered = _inside_a_door.set(True)
-            try:
-                return function(**arguments)
-            finally:
-                _inside_a_door.reset(entered)
+            return as_checked(function, **arguments)
 
         checked.__dict__["plan"] = (function, checks, name, names, known, defaults)
         return checked  # type: ignore[return-value]
@@ -95,7 +92,7 @@ def door(*checks: Check) -> Callable[[Function], Function]:
     return decorate
 
 
-def as_checked(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def as_checked(function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
     """Call ``function`` as from inside a door: for input a door has checked already, in another process.
 
     A Dask worker counting a shard of a corpus that ``parallel_corpus_stats``
