@@ -44,19 +44,6 @@ def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
     assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
 
 
-@settings(max_examples=examples(100))
-@given(batches(), st.integers(1, 4))
-def test_statistics_are_the_same_where_keys_are_too_wide_to_pack(batch, max_n):
-    """batch_counts sorts keys packed into one int64 when they fit, with np.lexsort when not; both must count alike."""
-    list_of_references, hypotheses = batch
-    expected = batch_sentence_stats(list_of_references, hypotheses, max_n)
-    saved, bleu_scratch.lesson10_batch.PACKED_BITS = bleu_scratch.lesson10_batch.PACKED_BITS, 0
-    try:
-        assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
-    finally:
-        bleu_scratch.lesson10_batch.PACKED_BITS = saved
-
-
 def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
     list_of_references, hypotheses = synthetic_corpus(30, references=2, seed=3)
     expected = [

@@ -19,7 +19,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, _compute_p_value, estimate_ci
 
 import bleu_scratch
-from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
+from bleu_scratch import BleuStats, paired_test, segment_table, sentence_stats
 from bleu_scratch.lesson11_resampling import (
     bootstrap_draws,
     bootstrap_interval,
@@ -80,12 +80,12 @@ tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=9)
     st.integers(1, 5),
 )
 def test_segment_table_rows_are_lesson_10s_statistics(segments, max_n):
-    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 10's
-    # fast_sentence_stats (the table is counted with lesson 10's batch_counts).
+    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 05's
+    # sentence_stats (the table is counted with lesson 10's batch_counts).
     systems = [[hyps[k] for hyps, _ in segments] for k in range(2)]
     references = [[refs[r] for _, refs in segments] for r in range(len(segments[0][1]))]
     table = segment_table(systems, references, max_n)
-    expected = [[stats_row(fast_sentence_stats(refs, hyps[k], max_n)) for hyps, refs in segments] for k in range(2)]
+    expected = [[stats_row(sentence_stats(refs, hyps[k], max_n)) for hyps, refs in segments] for k in range(2)]
     assert table.tolist() == expected
 
 
@@ -95,7 +95,7 @@ def test_segment_table_of_wmt17_is_lesson_10s_statistics(systems):
     hypotheses = [[tokenize(line) for line in lines] for _, lines in named[:2]]
     references = [[tokenize(line) for line in reference]]
     expected = [
-        [stats_row(fast_sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses
+        [stats_row(sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses
     ]
     assert segment_table(hypotheses, references).tolist() == expected
 
