@@ -23,9 +23,9 @@ from nltk.translate import bleu_score as nltk_bleu
 import bleu_scratch
 from bleu_scratch import (
     BleuStats,
+    batch_corpus_stats,
     bleu_from_stats,
     corpus_stats,
-    batch_corpus_stats,
     sentence_stats,
 )
 from bleu_scratch.lesson05_sentence import max_n_of

@@ -8,11 +8,11 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_scratch import (
     BleuStats,
+    batch_corpus_stats,
+    batch_sentence_stats,
     bleu_from_stats,
     corpus_bleu,
     corpus_stats,
-    batch_corpus_stats,
-    batch_sentence_stats,
     sentence_bleu,
     sentence_stats,
 )
