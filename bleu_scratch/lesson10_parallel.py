@@ -154,7 +154,7 @@ def sum_shard_stats(
     return sum(results, BleuStats.zero(max_n))
 
 
-def pairs_stats(shard: Sequence[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int) -> BleuStats:
+def pairs_stats(shard: Sequence[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4) -> BleuStats:
     """The statistics of a shard of ``(references, hypothesis)`` pairs, counted as one batch (``batch_corpus_stats``).
 
     >>> pairs_stats([([["a", "b"]], ["a", "b"]), ([["c"]], ["d"])], max_n=2)

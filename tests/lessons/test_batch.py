@@ -2,7 +2,7 @@
 
 batch_sentence_stats counts a whole batch at once with numpy; each result must
 be lesson 05's sentence_stats of that pair, and each score of
-batch_sentence_bleu exactly sentence_bleu's (which tests/lessons/test_fast.py
+batch_sentence_bleu exactly sentence_bleu's (which tests/lessons/test_sentence.py
 and test_against_nltk.py hold equal to lesson 05's and to NLTK's), with the
 same warnings in the same order. Random batches over tiny vocabularies make
 every n-gram order match and repeat; tokens are words, int ids, numpy ints, or
