@@ -246,7 +246,9 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
         ),
         # A batch of token ids in 2-D arrays, as a training loop has it.
         (
-            lambda: bleu_scratch.batch_sentence_bleu(np.array([[1, 2, 0]]), np.array([[1, 2, 3]]), pad_id=0),
+            lambda: bleu_scratch.batch_sentence_bleu(
+                np.array([[1, 2, 0]]), np.array([[1, 2, 3]]), (0.5, 0.5), pad_id=0
+            ),
             {"check_token_arrays": 1, "check_weights": 1},
         ),
         # What a Dask worker runs for parallel_corpus_stats, whose door checked the corpus: no check again.
