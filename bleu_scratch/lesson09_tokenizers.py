@@ -20,7 +20,8 @@ Lesson 01 has two: ``'none'`` (``tokenize_whitespace``) and ``'13a'``
 The extras' packages are imported on a tokenizer's first call: without
 them, the call says in one line which extra to install.
 
-``SACREBLEU_TOKENIZERS`` maps sacrebleu's names to these functions.
+``SACREBLEU_TOKENIZERS`` maps sacrebleu's names to these functions, and
+``ALL_TOKENIZERS`` adds lesson 01's.
 ``'spm'``, ``'flores101'``, ``'flores200'`` and ``'spBLEU-1K'`` cut text into
 the pieces of a SentencePiece model that sacrebleu downloads; they are in
 ``NEEDS_SENTENCEPIECE_MODEL`` and ``sacrebleu_tokenizer`` refuses them.
@@ -33,7 +34,7 @@ from typing import Any
 
 from . import checks
 from .checks import door
-from .lesson01_tokenize import RULES_13A, tokenize_13a, tokenize_whitespace
+from .lesson01_tokenize import RULES_13A, TOKENIZERS, tokenize_13a, tokenize_whitespace
 
 # The characters sacrebleu's 'zh' takes for Chinese, as code point ranges. Its
 # table lists CJK blocks, but writes two of them with five hex digits after
@@ -195,6 +196,25 @@ SACREBLEU_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "ja-mecab": tokenize_ja_mecab,
     "ko-mecab": tokenize_ko_mecab,
 }
+
+# Every tokenizer by name: lesson 01's, then the rest of sacrebleu's. What
+# ``bleu-scratch --tokenize`` and lesson 11's ``paired_test`` accept.
+ALL_TOKENIZERS = TOKENIZERS | SACREBLEU_TOKENIZERS
+
+
+def tokenizer_signature(name: str) -> str:
+    """What sacrebleu's signature prints after ``tok:`` for its tokenizer ``name``.
+
+    The name itself, but MeCab's add the analyzer's version and dictionary
+    (``ja-mecab-0.996-IPA``): another MeCab may find other words.
+
+    >>> tokenizer_signature("intl")
+    'intl'
+    """
+    dictionaries = {"ja-mecab": "IPA", "ko-mecab": "KO"}
+    if name in dictionaries:
+        return f"{name}-{_mecab(name[:2]).version()}-{dictionaries[name]}"
+    return name
 
 
 def sacrebleu_tokenizer(name: str) -> Callable[[str], list[str]]:
