@@ -33,7 +33,7 @@ from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, progress_bar
-from .settings import positive, sentencepiece_refused, tokenizer_loaded
+from .settings import OneLineParser, positive, sentencepiece_refused, tokenizer_loaded
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
@@ -92,7 +92,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
     >>> settings.samples, settings.seed, settings.tokenize, settings.json
     (None, 12345, '13a', False)
     """
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG,
         description=(
             "Paired significance tests of BLEU differences: each SYSTEM against BASELINE, with sacrebleu 2.6.0's "

@@ -94,15 +94,15 @@ def parse(argv: Sequence[str]) -> Settings:
     )
 
 
-class _OneLineParser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (argparse would print the whole usage first)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (bleu-scratch --help lists the options)\n")
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help lists the options)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(
+    parser = OneLineParser(
         prog="bleu-scratch",
         description="Corpus BLEU of a hypothesis file against reference files, exactly as NLTK's corpus_bleu.",
         epilog=(

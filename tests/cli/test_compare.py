@@ -223,6 +223,7 @@ def test_bad_options_stop_argparse_with_status_2(capsys, files, argv, words):
         compare.main([*files, *argv])
     captured = capsys.readouterr()
     assert (stopped.value.code, captured.out) == (2, "")
+    assert captured.err.startswith("bleu-scratch-compare: error: ") and captured.err.count("\n") == 1
     assert words in captured.err
 
 
