@@ -78,6 +78,7 @@ from .lesson08_posts import (
 
 # Lesson 09: sacrebleu
 from .lesson09_tokenizers import (
+    ALL_TOKENIZERS,
     NEEDS_SENTENCEPIECE_MODEL,
     SACREBLEU_TOKENIZERS,
     sacrebleu_tokenizer,
@@ -167,6 +168,7 @@ __all__ = [
     "kirchhoff_tokenize",
     "kirchhoff_bleu",
     "SACREBLEU_TOKENIZERS",
+    "ALL_TOKENIZERS",
     "NEEDS_SENTENCEPIECE_MODEL",
     "tokenize_intl",
     "tokenize_char",

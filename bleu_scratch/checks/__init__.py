@@ -201,7 +201,7 @@ def sacrebleu_options(arguments: dict[str, Any], function: str) -> None:
 
 def paired_test(arguments: dict[str, Any], function: str) -> None:
     """The systems, references and options of a paired significance test."""
-    from ..lesson01_tokenize import TOKENIZERS
+    from ..lesson09_tokenizers import ALL_TOKENIZERS
 
     arguments["named_systems"], arguments["references"] = check_paired_test(
         arguments["named_systems"],
@@ -210,7 +210,7 @@ def paired_test(arguments: dict[str, Any], function: str) -> None:
         arguments["n_samples"],
         arguments["seed"],
         arguments["tokenize"],
-        TOKENIZERS,
+        ALL_TOKENIZERS,
     )
 
 
