@@ -9,8 +9,9 @@ on the batch as numbers (``token_arrays``, lesson 10's arrays):
 
 1. for each order n, every n-gram of the batch gets a key: the number of its
    sentence and first n - 1 tokens, then its last token;
-2. ``np.unique`` turns the keys into the batch's dictionary of n-grams: each
-   distinct one gets a small number, 0, 1, 2, ...;
+2. ``ngram_dictionary`` (``np.unique`` with ``return_inverse``) turns the keys
+   into the batch's dictionary of n-grams: each distinct one gets a small
+   number, 0, 1, 2, ...;
 3. one ``np.bincount`` counts each n-gram in each text (the hypothesis and
    every reference); clipping is the hypothesis's count limited by the
    largest reference count, and a sentence's matches are the sum over its
@@ -253,7 +254,7 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
             fits = room[start] >= n  # an n-gram ends in the text it starts in
             start, prefix = start[fits], prefix[fits]
         # The batch's dictionary of n-grams: each distinct (prefix, last token) numbered 0, 1, 2, ...
-        distinct, ngram = np.unique(prefix * vocabulary + tokens[start + n - 1], return_inverse=True)
+        distinct, ngram = ngram_dictionary(prefix * vocabulary + tokens[start + n - 1])
         sentence_of = sentence_of[distinct // vocabulary]
         # How often each text has each n-gram: one bincount, a row per whose.
         counts = np.bincount(whose[start] * len(distinct) + ngram, minlength=texts * len(distinct))
@@ -270,6 +271,30 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
     return hyp_lens, closest, matches
     ### END SOLUTION
+
+
+def ngram_dictionary(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)``: the distinct keys, sorted, and each key's number among them.
+
+    The same, in about half the time: ``np.unique`` sorts the positions by
+    key (``argsort``); here each key and its position are one number, the key
+    in the high bits and the position in the low ones, and ``np.sort`` sorts
+    those numbers, as fast as it sorts plain integers. Keys too wide for that
+    go to ``np.unique``.
+
+    >>> ngram_dictionary(np.array([30, 10, 30, 20]))
+    (array([10, 20, 30]), array([2, 0, 2, 1]))
+    """
+    position_bits = max(len(keys) - 1, 1).bit_length()
+    if int(keys.max(initial=0)).bit_length() + position_bits > 63:
+        return np.unique(keys, return_inverse=True)
+    packed = np.sort(keys << position_bits | np.arange(len(keys)))
+    sorted_keys = packed >> position_bits
+    first = np.ones(len(keys), dtype=bool)  # where a new key starts in the sorted list
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=first[1:])
+    numbers = np.empty(len(keys), dtype=np.int64)
+    numbers[packed & ((1 << position_bits) - 1)] = np.cumsum(first) - 1
+    return sorted_keys[first], numbers
 
 
 def _counts_by_chunk(

@@ -125,3 +125,13 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
     theirs = [scored(nltk_sentence_bleu, r, h) for r, h in zip(list_of_references, hypotheses)]
     assert [repr(value) for value in ours] == [repr(value) for value, _ in theirs]
     assert our_warnings == [message for _, messages in theirs for message in messages]
+
+
+@settings(max_examples=examples(200))
+@given(st.lists(st.integers(0, 2**62), max_size=40), st.integers(0, 62))
+def test_the_ngram_dictionary_is_numpys_unique(keys, shift):
+    """ngram_dictionary packs keys with their positions when they fit, and leaves wider keys to np.unique."""
+    keys = np.array([key >> shift for key in keys], dtype=np.int64)
+    distinct, numbers = bleu_scratch.lesson10_batch.ngram_dictionary(keys)
+    expected_distinct, expected_numbers = np.unique(keys, return_inverse=True)
+    assert distinct.tolist() == expected_distinct.tolist() and numbers.tolist() == expected_numbers.tolist()
