@@ -85,10 +85,9 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
     """
     hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
     reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
-    if type(next(chain(hypothesis_tokens, reference_tokens), None)) is int:
-        distinct = set(hypothesis_tokens).union(reference_tokens)
-        if all(type(token) is int and 0 <= token < ID_LIMIT for token in distinct):
-            return _int_array(hypothesis_tokens + reference_tokens), max(distinct) + 1  # type: ignore[operator]
+    ids = _as_ids(hypothesis_tokens + reference_tokens)
+    if ids is not None:
+        return ids, int(ids.max(initial=0)) + 1
     # A new hypothesis token gets the next number as it is first seen (in C: the
     # defaultdict calls the counter); then every reference token is looked up, and
     # one found in no hypothesis gets the number after them.
@@ -96,23 +95,25 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
     hypothesis_numbers = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
     numbers.default_factory = repeat(unmatched).__next__
-    return _int_array(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1
+    return _as_ids(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1  # type: ignore[return-value]
 
 
-def _int_array(numbers: tuple) -> np.ndarray:
-    """The numbers (each from 0 to 2**31 - 1) as an int64 array.
+def _as_ids(tokens: tuple) -> np.ndarray | None:
+    """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
 
     ``struct.pack`` turns each int into 4 bytes in C, with less work per int
-    than ``np.fromiter`` does. It takes only ints: a float equal to an int id
-    (1.0 for 1, the same token in NLTK's Counters) is converted by numpy.
+    than ``np.fromiter`` does, and refuses anything else: a str, or a float
+    equal to an id (1.0 and 1 are one token in NLTK's Counters, so such a
+    batch is numbered by the dict, like words).
 
-    >>> _int_array((0, 7, 2**31 - 1)), _int_array((1, 1.0))
-    (array([         0,          7, 2147483647]), array([1, 1]))
+    >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
+    (array([         0,          7, 2147483647]), None, None, None)
     """
     try:
-        return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32).astype(np.int64)
+        ids = np.frombuffer(struct.pack(f"={len(tokens)}i", *tokens), np.int32).astype(np.int64)
     except struct.error:
-        return np.fromiter(numbers, np.int64, len(numbers))
+        return None
+    return ids if ids.min(initial=0) >= 0 else None
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
