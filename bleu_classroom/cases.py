@@ -9,8 +9,7 @@ nothing on cases drawn afresh.
 import random
 from typing import Any
 
-from .oracle import NltkOracle
-from .plain import Smoothing
+from .oracle import NltkOracle, Smoothing
 
 # Papineni et al. (2002), Example 1: two candidates and three references.
 CANDIDATE_1 = "It is a guide to action which ensures that the military always obeys the commands of the party".split()

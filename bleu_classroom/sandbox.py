@@ -115,12 +115,10 @@ def main(job: dict, answers: Any) -> None:
 
     sys.path[:0] = job["path"]
     try:
-        package = __import__("bleu_scratch")
         modules = {name: __import__(f"bleu_scratch.{name}", fromlist=["_"]) for name in job["modules"]}
     except BaseException as error:  # noqa: BLE001 (a student's package may fail in any way)
         send(kind="import-failed", error=describe(error))
         return
-    send(kind="imported", file=getattr(package, "__file__", "") or "")
     found = {name: getattr(modules.get(module), name, None) for name, module in job["classes"].items()}
     classes = {"Precision": found["Precision"], "BleuStats": found["BleuStats"]}
     smoothing_class = found["SmoothingFunction"]

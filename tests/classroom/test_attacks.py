@@ -259,10 +259,8 @@ def test_what_the_attacks_found_is_nothing(round_one):
     # Nothing of NLTK or the instructor exists in the sandbox; no link or handle leads out of it.
     assert "raised RuntimeError at lesson05_sentence.py:" in round_one["sentence_stats"].reason
     assert "nothing of NLTK or the instructor anywhere" in round_one["sentence_stats"].reason
-    assert (
-        "fast_corpus_stats" in round_one["corpus_stats"].reason
-        or "NotImplementedError" in round_one["corpus_stats"].reason
-    )
+    # A later lesson is not in the sandbox: the copy holds the lessons up to the graded function's own.
+    assert "No module named 'bleu_scratch.lesson10_fast'" in round_one["corpus_stats"].reason
     assert "returned -1.0" in round_one["corpus_bleu"].reason
 
 
