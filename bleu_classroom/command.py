@@ -20,8 +20,12 @@ from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
 from .units import UNITS
 
-# What a command imports only when it runs, and the extra of bleu-scratch that installs it.
-EXTRAS = {"nbgrader": "course"}
+# What a command imports only when it runs, and how to install it. Grading imports no lesson: the
+# grader's image (tools/grader_image.py) has none, and there only releasing stops for want of one.
+FIXES = {
+    "nbgrader": "pip install 'bleu-scratch[course]'",
+    "bleu_scratch": "run it where a checkout of the repository is installed (pip install -e CHECKOUT)",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,12 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except ModuleNotFoundError as error:
         missing = (error.name or "").split(".")[0]
-        if missing not in EXTRAS:
+        if missing not in FIXES:
             raise
-        print(
-            f"bleu-classroom: error: {args.command} needs {missing}: pip install 'bleu-scratch[{EXTRAS[missing]}]'",
-            file=sys.stderr,
-        )
+        print(f"bleu-classroom: error: {args.command} needs {missing}: {FIXES[missing]}", file=sys.stderr)
         return 2
     return 0
 
