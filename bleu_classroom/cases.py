@@ -117,137 +117,73 @@ def random_cases(oracle: NltkOracle, rng: random.Random) -> dict[str, list[tuple
 
 def fixed_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
     """The instructor's edge cases: Papineni et al.'s examples, empty input, NLTK's quirks."""
-    bleu = oracle.bleu
-    cases: dict[str, list[tuple[tuple, Any]]] = {}
-    cases["ngrams"] = [
-        ((tokens, n), oracle.ngrams(tokens, n))
-        for tokens, n in [
-            (CANDIDATE_1, 1),
-            (CANDIDATE_1, 4),
-            (["the", "cat", "sat"], 3),
-            (["the"], 2),
-            ([], 1),
-            (CANDIDATE_THE, 2),
-        ]
-    ]
-    cases["count_ngrams"] = [
-        ((tokens, n), oracle.count_ngrams(tokens, n))
-        for tokens, n in [
-            (REFERENCES_1[0], 1),
-            (CANDIDATE_THE, 1),
-            (CANDIDATE_THE, 3),
-            (CANDIDATE_1, 2),
-            (["a"], 2),
-            ([], 1),
-        ]
-    ]
-    cases["max_reference_counts"] = [
-        ((references, n), oracle.max_reference_counts(references, n))
-        for references, n in [
-            (REFERENCES_CAT, 1),
-            (REFERENCES_CAT, 2),
-            (REFERENCES_1, 1),
-            (REFERENCES_1, 3),
-            ([["the", "cat"], []], 1),
-            ([["a", "b"]], 3),
-        ]
-    ]
+    bleu, smoothing = oracle.bleu, oracle.bleu.SmoothingFunction()
+    r1, cat, the, c1, c2, quarters = REFERENCES_1, REFERENCES_CAT, CANDIDATE_THE, CANDIDATE_1, CANDIDATE_2, (0.25,) * 4
+    arguments: dict[str, list[tuple]] = {
+        "ngrams": [(c1, 1), (c1, 4), (["the", "cat", "sat"], 3), (["the"], 2), ([], 1), (the, 2)],
+        "count_ngrams": [(r1[0], 1), (the, 1), (the, 3), (c1, 2), (["a"], 2), ([], 1)],
+        "max_reference_counts": [(cat, 1), (cat, 2), (r1, 1), (r1, 3), ([["the", "cat"], []], 1), ([["a", "b"]], 3)],
+        "clipped_counts": [(cat, the, 1), (cat, the, 2), (r1, c1, 1), (r1, c2, 2), ([[]], ["a", "b"], 1)],
+        "modified_precision": [
+            *[(cat, the, 1), (cat, the, 2), (r1, c1, 1), (r1, c1, 2), (r1, c1, 4), (r1, c2, 1), (cat, ["the"], 2)],
+            *[([[]], [], 1), ([["a", "a", "b"], ["a", "b", "b"]], ["a", "b", "b", "a", "a"], 1)],
+        ],
+        "closest_ref_length": [
+            *[([["a"] * 10, ["a"] * 14], 12), ([["a"] * 10, ["a"] * 14], 13), ([["a"] * 14, ["a"] * 10], 12)],
+            *[(r1, len(c1)), (r1, 2), ([[]], 3), ([["a"] * 5], 0)],
+        ],
+        "brevity_penalty": [(10, 12), (10, 10), (10, 5), (10, 0), (0, 0), (18, 17), (16, 2), (3, 1)],
+        "sentence_stats": [
+            *[(r1, c1, 4), (r1, c2, 4), (cat, the, 4), (cat, ["the", "cat"], 4), ([["a", "b", "c"]], [], 2)],
+            (cat, CAT, 2),
+        ],
+        "geometric_mean_score": [
+            (r1, c1),
+            (r1, c2, (0.5, 0.5)),
+            (r1, c2),  # no trigram match: NLTK's tiny score
+            (cat, CAT, (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
+            (r1, c1, [(1.0,), (0.5, 0.5), quarters]),
+            (cat, ["the", "cat", "is"], quarters, None, True),
+            (cat, the, (0.7, 0.3), Smoothing("method3")),
+            # Method 4 leaves the zero precisions of a one-token hypothesis: the mean must skip them.
+            (cat, ["the"], quarters, Smoothing("method4")),
+            # Here sum() and NLTK's math.fsum() of the weighted logs differ in the last bit.
+            (r1, "which ensures that the military".split()),
+        ],
+        "corpus_stats": [
+            *[([r1, cat], [c1, the], 4), ([[["a", "b", "c"]], cat], [["a"], CAT], 4)],
+            ([r1, r1, cat], [c1, c2, CAT], 2),
+        ],
+        "corpus_bleu": [
+            ([r1, cat], [c1, the]),
+            ([r1, r1], [c1, c2], (0.5, 0.5)),
+            ([r1, cat], [c1, CAT], [(1.0,), (0.5, 0.5)]),
+            # Methods 4 and 5 read the corpus's last sentence pair, as NLTK's do.
+            ([r1, cat], [c2, ["the", "cat"]], quarters, Smoothing("method4")),
+            ([cat, r1], [["the", "cat"], c2], quarters, Smoothing("method5")),
+            # Only the last hypothesis has a 5-gram match, which method 5 reads.
+            ([cat, r1], [CAT, c1], quarters, Smoothing("method5")),
+            ([[["a", "b", "c"]], cat], [["a"], CAT], (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
+        ],
+    }
+    answers = {
+        "ngrams": oracle.ngrams,
+        "count_ngrams": oracle.count_ngrams,
+        "max_reference_counts": oracle.max_reference_counts,
+        "modified_precision": bleu.modified_precision,
+        "closest_ref_length": bleu.closest_ref_length,
+        "brevity_penalty": bleu.brevity_penalty,
+        "sentence_stats": lambda *args: oracle.stats(oracle.sentence_stats(*args)),
+        "geometric_mean_score": lambda *args: bleu.sentence_bleu(*oracle.resolve(args, smoothing)),
+        "corpus_stats": lambda *args: oracle.stats(oracle.corpus_stats(*args)),
+        "corpus_bleu": lambda *args: bleu.corpus_bleu(*oracle.resolve(args, smoothing)),
+    }
+    cases = {
+        name: [(args, answers[name](*args)) for args in listed] for name, listed in arguments.items() if name in answers
+    }
+    # clipped_counts is handed the counts (its arguments); NLTK answers from the sentences.
     cases["clipped_counts"] = [
-        (
-            (oracle.count_ngrams(hypothesis, n), oracle.max_reference_counts(references, n)),
-            oracle.clipped_counts(references, hypothesis, n),
-        )
-        for references, hypothesis, n in [
-            (REFERENCES_CAT, CANDIDATE_THE, 1),
-            (REFERENCES_CAT, CANDIDATE_THE, 2),
-            (REFERENCES_1, CANDIDATE_1, 1),
-            (REFERENCES_1, CANDIDATE_2, 2),
-            ([[]], ["a", "b"], 1),
-        ]
+        ((oracle.count_ngrams(hyp, n), oracle.max_reference_counts(refs, n)), oracle.clipped_counts(refs, hyp, n))
+        for refs, hyp, n in arguments["clipped_counts"]
     ]
-    cases["modified_precision"] = [
-        ((references, hypothesis, n), bleu.modified_precision(references, hypothesis, n))
-        for references, hypothesis, n in [
-            (REFERENCES_CAT, CANDIDATE_THE, 1),
-            (REFERENCES_CAT, CANDIDATE_THE, 2),
-            (REFERENCES_1, CANDIDATE_1, 1),
-            (REFERENCES_1, CANDIDATE_1, 2),
-            (REFERENCES_1, CANDIDATE_1, 4),
-            (REFERENCES_1, CANDIDATE_2, 1),
-            (REFERENCES_CAT, ["the"], 2),
-            ([[]], [], 1),
-            ([["a", "a", "b"], ["a", "b", "b"]], ["a", "b", "b", "a", "a"], 1),
-        ]
-    ]
-    cases["closest_ref_length"] = [
-        ((references, hyp_len), bleu.closest_ref_length(references, hyp_len))
-        for references, hyp_len in [
-            ([["a"] * 10, ["a"] * 14], 12),
-            ([["a"] * 10, ["a"] * 14], 13),
-            ([["a"] * 14, ["a"] * 10], 12),
-            (REFERENCES_1, len(CANDIDATE_1)),
-            (REFERENCES_1, 2),
-            ([[]], 3),
-            ([["a"] * 5], 0),
-        ]
-    ]
-    cases["brevity_penalty"] = [
-        ((closest_ref_len, hyp_len), bleu.brevity_penalty(closest_ref_len, hyp_len))
-        for closest_ref_len, hyp_len in [(10, 12), (10, 10), (10, 5), (10, 0), (0, 0), (18, 17), (16, 2), (3, 1)]
-    ]
-    sentence_pairs = [
-        (REFERENCES_1, CANDIDATE_1, 4),
-        (REFERENCES_1, CANDIDATE_2, 4),
-        (REFERENCES_CAT, CANDIDATE_THE, 4),
-        (REFERENCES_CAT, ["the", "cat"], 4),
-        ([["a", "b", "c"]], [], 2),
-        (REFERENCES_CAT, CAT, 2),
-    ]
-    cases["sentence_stats"] = [
-        ((references, hypothesis, max_n), oracle.stats(oracle.sentence_stats(references, hypothesis, max_n)))
-        for references, hypothesis, max_n in sentence_pairs
-    ]
-    nltk_smoothing = oracle.bleu.SmoothingFunction()
-    sentence_bleu_args = [
-        (REFERENCES_1, CANDIDATE_1),
-        (REFERENCES_1, CANDIDATE_2, (0.5, 0.5)),
-        (REFERENCES_1, CANDIDATE_2),  # no trigram match: NLTK's tiny score
-        (REFERENCES_CAT, CAT, (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
-        (REFERENCES_1, CANDIDATE_1, [(1.0,), (0.5, 0.5), (0.25, 0.25, 0.25, 0.25)]),
-        (REFERENCES_CAT, ["the", "cat", "is"], (0.25, 0.25, 0.25, 0.25), None, True),
-        (REFERENCES_CAT, CANDIDATE_THE, (0.7, 0.3), Smoothing("method3")),
-        # Method 4 leaves the zero precisions of a one-token hypothesis: the mean must skip them.
-        (REFERENCES_CAT, ["the"], (0.25, 0.25, 0.25, 0.25), Smoothing("method4")),
-        # Here sum() and NLTK's math.fsum() of the weighted logs differ in the last bit.
-        (REFERENCES_1, "which ensures that the military".split()),
-    ]
-    cases["geometric_mean_score"] = [
-        (args, bleu.sentence_bleu(*oracle.resolve(args, nltk_smoothing))) for args in sentence_bleu_args
-    ]
-    corpora = [
-        ([REFERENCES_1, REFERENCES_CAT], [CANDIDATE_1, CANDIDATE_THE], 4),
-        ([[["a", "b", "c"]], REFERENCES_CAT], [["a"], CAT], 4),
-        ([REFERENCES_1, REFERENCES_1, REFERENCES_CAT], [CANDIDATE_1, CANDIDATE_2, CAT], 2),
-    ]
-    cases["corpus_stats"] = [
-        (
-            (list_of_references, hypotheses, max_n),
-            oracle.stats(oracle.corpus_stats(list_of_references, hypotheses, max_n)),
-        )
-        for list_of_references, hypotheses, max_n in corpora
-    ]
-    corpus_bleu_args = [
-        ([REFERENCES_1, REFERENCES_CAT], [CANDIDATE_1, CANDIDATE_THE]),
-        ([REFERENCES_1, REFERENCES_1], [CANDIDATE_1, CANDIDATE_2], (0.5, 0.5)),
-        ([REFERENCES_1, REFERENCES_CAT], [CANDIDATE_1, CAT], [(1.0,), (0.5, 0.5)]),
-        # Methods 4 and 5 read the corpus's last sentence pair, as NLTK's do.
-        ([REFERENCES_1, REFERENCES_CAT], [CANDIDATE_2, ["the", "cat"]], (0.25, 0.25, 0.25, 0.25), Smoothing("method4")),
-        ([REFERENCES_CAT, REFERENCES_1], [["the", "cat"], CANDIDATE_2], (0.25, 0.25, 0.25, 0.25), Smoothing("method5")),
-        # Only the last hypothesis has a 5-gram match, which method 5 reads.
-        ([REFERENCES_CAT, REFERENCES_1], [CAT, CANDIDATE_1], (0.25, 0.25, 0.25, 0.25), Smoothing("method5")),
-        ([[["a", "b", "c"]], REFERENCES_CAT], [["a"], CAT], (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
-    ]
-    cases["corpus_bleu"] = [
-        (args, bleu.corpus_bleu(*oracle.resolve(args, nltk_smoothing))) for args in corpus_bleu_args
-    ]
-    return cases
+    return {name: cases[name] for name in arguments}

@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .nbgrader_tags import notebook_json, tag_nbgrader
 from .release import REPO_ROOT, build_edition
@@ -94,7 +93,7 @@ def nbgrader_config(assignments: dict[str, list[str]]) -> str:
 
 
 def lay_out_course(
-    course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, notebooks: list[str] | None = None
+    course_dir: Path, assignment: str, notebooks: list[str] | None = None
 ) -> Course:
     """Write ``source/<assignment>/`` and ``nbgrader_config.py`` under ``course_dir``.
 
