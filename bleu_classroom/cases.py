@@ -2,7 +2,7 @@
 
 Two kinds, both made when grading and never shipped to students: fixed edge
 cases (below), and random corpora drawn from a seed the grader keeps
-(``random_cases``). A table of answers to any cases a student has seen earns
+(``random_arguments``). A table of answers to any cases a student has seen earns
 nothing on cases drawn afresh.
 """
 
@@ -29,9 +29,22 @@ CAT = "the cat sat on the mat".split()
 
 def grading_cases(oracle: NltkOracle, seed: int) -> dict[str, list[tuple[tuple, Any]]]:
     """Each graded function's cases, the fixed ones then those drawn from ``seed``: (arguments, NLTK's answer)."""
-    cases = fixed_cases(oracle)
-    for name, drawn in random_cases(oracle, random.Random(seed)).items():
-        cases[name] += drawn
+    fixed, drawn = fixed_arguments(), random_arguments(oracle, random.Random(seed))
+    return answered(oracle, {name: fixed[name] + drawn[name] for name in fixed})
+
+
+def fixed_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
+    """The instructor's edge cases with NLTK's answers."""
+    return answered(oracle, fixed_arguments())
+
+
+def answered(oracle: NltkOracle, arguments: dict[str, list[tuple]]) -> dict[str, list[tuple[tuple, Any]]]:
+    cases = {name: [(args, oracle.answer(name, args)) for args in listed] for name, listed in arguments.items()}
+    # clipped_counts is handed the counts; NLTK answers from the sentences they come from.
+    cases["clipped_counts"] = [
+        ((oracle.count_ngrams(hyp, n), oracle.max_reference_counts(refs, n)), answer)
+        for (refs, hyp, n), answer in cases["clipped_counts"]
+    ]
     return cases
 
 
@@ -42,10 +55,8 @@ SMOOTHING = (None, *(Smoothing(f"method{k}") for k in range(8)))
 DRAWN = 6  # random cases per function
 
 
-def random_cases(oracle: NltkOracle, rng: random.Random) -> dict[str, list[tuple[tuple, Any]]]:
-    """``DRAWN`` cases per graded function over random sentences."""
-    bleu = oracle.bleu
-    nltk_smoothing = bleu.SmoothingFunction()
+def random_arguments(oracle: NltkOracle, rng: random.Random) -> dict[str, list[tuple]]:
+    """``DRAWN`` cases per graded function over random sentences (clipped_counts's as the sentences)."""
 
     def sentence(shortest: int = 0) -> list[str]:
         return [rng.choice(WORDS) for _ in range(rng.randint(shortest, 14))]
@@ -53,73 +64,40 @@ def random_cases(oracle: NltkOracle, rng: random.Random) -> dict[str, list[tuple
     def references() -> list[list[str]]:
         return [sentence(1) for _ in range(rng.randint(1, 3))]
 
-    def draw(make: Any) -> list:
-        return [make() for _ in range(DRAWN)]
-
-    def counted(name: str) -> tuple[tuple, Any]:
-        tokens, n = sentence(), rng.randint(1, 5)
-        return (tokens, n), getattr(oracle, name)(tokens, n)
-
-    def clipped() -> tuple[tuple, Any]:
-        refs, hyp, n = references(), sentence(), rng.randint(1, 4)
-        args = (oracle.count_ngrams(hyp, n), oracle.max_reference_counts(refs, n))
-        return args, oracle.clipped_counts(refs, hyp, n)
-
-    def scored(score: Any, make: Any) -> tuple[tuple, Any]:
-        # Some smoothing methods refuse some weights (method 6 needs three orders): draw again.
-        while True:
-            args = (*make(), rng.choice(WEIGHTS), rng.choice(SMOOTHING))
-            try:
-                return args, score(*oracle.resolve(args, nltk_smoothing))
-            except (IndexError, ValueError, ZeroDivisionError, AssertionError):
-                continue
-
-    def sentence_bleu() -> tuple[tuple, Any]:
-        return scored(bleu.sentence_bleu, lambda: (references(), sentence(1)))
-
     def corpus() -> tuple[list, list]:
         size = rng.randint(1, 4)
         return [references() for _ in range(size)], [sentence(1) for _ in range(size)]
 
-    def corpus_bleu() -> tuple[tuple, Any]:
-        return scored(bleu.corpus_bleu, corpus)
+    def scored(name: str, make: Any) -> tuple:
+        # Some smoothing methods refuse some weights (method 6 needs three orders): draw again.
+        while True:
+            args = (*make(), rng.choice(WEIGHTS), rng.choice(SMOOTHING))
+            try:
+                oracle.answer(name, args)
+                return args
+            except (IndexError, ValueError, ZeroDivisionError, AssertionError):
+                continue
 
-    def stats(fields: Any) -> Any:
-        return oracle.stats(fields)
-
-    def with_n(make: Any, answer: Any, highest: int) -> Any:
-        def case() -> tuple[tuple, Any]:
-            args = (*make(), rng.randint(1, highest))
-            return args, answer(*args)
-
-        return case
-
-    return {
-        "ngrams": draw(lambda: counted("ngrams")),
-        "count_ngrams": draw(lambda: counted("count_ngrams")),
-        "max_reference_counts": draw(with_n(lambda: (references(),), oracle.max_reference_counts, 4)),
-        "clipped_counts": draw(clipped),
-        "modified_precision": draw(with_n(lambda: (references(), sentence()), bleu.modified_precision, 4)),
-        "closest_ref_length": draw(
-            lambda: (lambda args: (args, bleu.closest_ref_length(*args)))((references(), rng.randint(0, 16)))
-        ),
-        "brevity_penalty": draw(
-            lambda: (lambda args: (args, bleu.brevity_penalty(*args)))((rng.randint(0, 20), rng.randint(0, 20)))
-        ),
-        "sentence_stats": draw(
-            with_n(lambda: (references(), sentence()), lambda r, h, n: stats(oracle.sentence_stats(r, h, n)), 4)
-        ),
-        "geometric_mean_score": draw(sentence_bleu),
-        "corpus_stats": draw(with_n(corpus, lambda r, h, n: stats(oracle.corpus_stats(r, h, n)), 4)),
-        "corpus_bleu": draw(corpus_bleu),
+    makers = {
+        "ngrams": lambda: (sentence(), rng.randint(1, 5)),
+        "count_ngrams": lambda: (sentence(), rng.randint(1, 5)),
+        "max_reference_counts": lambda: (references(), rng.randint(1, 4)),
+        "clipped_counts": lambda: (references(), sentence(), rng.randint(1, 4)),
+        "modified_precision": lambda: (references(), sentence(), rng.randint(1, 4)),
+        "closest_ref_length": lambda: (references(), rng.randint(0, 16)),
+        "brevity_penalty": lambda: (rng.randint(0, 20), rng.randint(0, 20)),
+        "sentence_stats": lambda: (references(), sentence(), rng.randint(1, 4)),
+        "geometric_mean_score": lambda: scored("geometric_mean_score", lambda: (references(), sentence(1))),
+        "corpus_stats": lambda: (*corpus(), rng.randint(1, 4)),
+        "corpus_bleu": lambda: scored("corpus_bleu", corpus),
     }
+    return {name: [make() for _ in range(DRAWN)] for name, make in makers.items()}
 
 
-def fixed_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
+def fixed_arguments() -> dict[str, list[tuple]]:
     """The instructor's edge cases: Papineni et al.'s examples, empty input, NLTK's quirks."""
-    bleu, smoothing = oracle.bleu, oracle.bleu.SmoothingFunction()
     r1, cat, the, c1, c2, quarters = REFERENCES_1, REFERENCES_CAT, CANDIDATE_THE, CANDIDATE_1, CANDIDATE_2, (0.25,) * 4
-    arguments: dict[str, list[tuple]] = {
+    return {
         "ngrams": [(c1, 1), (c1, 4), (["the", "cat", "sat"], 3), (["the"], 2), ([], 1), (the, 2)],
         "count_ngrams": [(r1[0], 1), (the, 1), (the, 3), (c1, 2), (["a"], 2), ([], 1)],
         "max_reference_counts": [(cat, 1), (cat, 2), (r1, 1), (r1, 3), ([["the", "cat"], []], 1), ([["a", "b"]], 3)],
@@ -166,24 +144,3 @@ def fixed_cases(oracle: NltkOracle) -> dict[str, list[tuple[tuple, Any]]]:
             ([[["a", "b", "c"]], cat], [["a"], CAT], (1 / 3, 1 / 3, 1 / 3), Smoothing("method1")),
         ],
     }
-    answers = {
-        "ngrams": oracle.ngrams,
-        "count_ngrams": oracle.count_ngrams,
-        "max_reference_counts": oracle.max_reference_counts,
-        "modified_precision": bleu.modified_precision,
-        "closest_ref_length": bleu.closest_ref_length,
-        "brevity_penalty": bleu.brevity_penalty,
-        "sentence_stats": lambda *args: oracle.stats(oracle.sentence_stats(*args)),
-        "geometric_mean_score": lambda *args: bleu.sentence_bleu(*oracle.resolve(args, smoothing)),
-        "corpus_stats": lambda *args: oracle.stats(oracle.corpus_stats(*args)),
-        "corpus_bleu": lambda *args: bleu.corpus_bleu(*oracle.resolve(args, smoothing)),
-    }
-    cases = {
-        name: [(args, answers[name](*args)) for args in listed] for name, listed in arguments.items() if name in answers
-    }
-    # clipped_counts is handed the counts (its arguments); NLTK answers from the sentences.
-    cases["clipped_counts"] = [
-        ((oracle.count_ngrams(hyp, n), oracle.max_reference_counts(refs, n)), oracle.clipped_counts(refs, hyp, n))
-        for refs, hyp, n in arguments["clipped_counts"]
-    ]
-    return {name: cases[name] for name in arguments}

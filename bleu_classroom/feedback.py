@@ -55,13 +55,14 @@ def _first_difference(got: list, want: list, path: str) -> str:
     kind = got[0]
     if kind != want[0]:
         return _miss(path, got, want)
+    parts = [(f".{field}", a, b) for field, a, b in zip(STATS_FIELDS, got[1:], want[1:])] if kind == "BleuStats" else []
     if kind in ("list", "tuple"):
-        for index, (a, b) in enumerate(zip(got[1], want[1])):
-            found = _first_difference(a, b, f"{path}[{index}]")
-            if found:
-                return found
-        if len(got[1]) != len(want[1]):
-            return f"{path or 'it'} has {len(got[1])} items, expected {len(want[1])}"
+        parts = [(f"[{index}]", a, b) for index, (a, b) in enumerate(zip(got[1], want[1]))]
+    for part, a, b in parts:
+        if found := _first_difference(a, b, f"{path}{part}"):
+            return found
+    if kind in ("list", "tuple") and len(got[1]) != len(want[1]):
+        return f"{path or 'it'} has {len(got[1])} items, expected {len(want[1])}"
     if kind in ("Counter", "dict"):
         mine, theirs = {show(k): v for k, v in got[1]}, {show(k): v for k, v in want[1]}
         for key in sorted(set(mine) | set(theirs)):
@@ -69,13 +70,7 @@ def _first_difference(got: list, want: list, path: str) -> str:
                 return f"key {key} is missing (NLTK has it, with {clip(show(theirs[key]), 40)})"
             if key not in theirs:
                 return f"key {key} should not be there"
-            found = _first_difference(mine[key], theirs[key], f"{path}[{key}]")
-            if found:
-                return found
-    if kind == "BleuStats":
-        for field, a, b in zip(STATS_FIELDS, got[1:], want[1:]):
-            found = _first_difference(a, b, f"{path}.{field}")
-            if found:
+            if found := _first_difference(mine[key], theirs[key], f"{path}[{key}]"):
                 return found
     return _miss(path, got, want)
 

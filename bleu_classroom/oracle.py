@@ -94,6 +94,18 @@ class NltkOracle:
     def stats(fields: dict) -> StatsAnswer:
         return StatsAnswer(**fields)
 
-    @staticmethod
-    def resolve(args: tuple, smoothing: Any) -> tuple:
-        return tuple(getattr(smoothing, arg.method) if isinstance(arg, Smoothing) else arg for arg in args)
+    def answer(self, name: str, args: tuple) -> Any:
+        """NLTK's answer to the graded function ``name`` on ``args`` (clipped_counts's: the sentences)."""
+        smoothed = tuple(
+            getattr(self.bleu.SmoothingFunction(), a.method) if isinstance(a, Smoothing) else a for a in args
+        )
+        answers = {
+            "modified_precision": self.bleu.modified_precision,
+            "closest_ref_length": self.bleu.closest_ref_length,
+            "brevity_penalty": self.bleu.brevity_penalty,
+            "sentence_stats": lambda *a: self.stats(self.sentence_stats(*a)),
+            "geometric_mean_score": self.bleu.sentence_bleu,
+            "corpus_stats": lambda *a: self.stats(self.corpus_stats(*a)),
+            "corpus_bleu": self.bleu.corpus_bleu,
+        }
+        return answers.get(name, getattr(self, name, None))(*smoothed)
