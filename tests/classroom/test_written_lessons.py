@@ -148,7 +148,7 @@ def written(edition, tmp_path_factory) -> Path:
         if lesson_of(module) <= WRITTEN:
             set_function(student, module, function)
     # Lesson 10's exercises are still there to write.
-    assert STUB in (student / "bleu_scratch" / "lesson10_fast.py").read_text(encoding="utf-8")
+    assert STUB in (student / "bleu_scratch" / "lesson10_batch.py").read_text(encoding="utf-8")
     return student
 
 
