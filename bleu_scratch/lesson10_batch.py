@@ -47,11 +47,11 @@ from .lesson05_sentence import (
     bleu_from_stats,
     geometric_mean_score,
     max_n_of,
-    no_smoothing,
     reweighed,
     weight_vectors,
 )
 from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
+from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
 
 # Sentence pairs counted at a time: enough for numpy to
 # work on long arrays, few enough that a chunk's arrays fit in a few MB.
@@ -165,10 +165,14 @@ def batch_sentence_bleu(
     >>> batch_sentence_bleu(np.array([[1, 2, 3, 4], [5, 6, 7, 0]]), hypotheses, (0.5, 0.5), pad_id=0)
     [1.0, 0.6065306597126334]
     """
-    max_n = max_n_of(weights)
-    counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
+    max_n, weight_list = max_n_of(weights), weight_vectors(weights)
+    method = smoothing_method(smoothing_function)
+    orders = method.orders(max_n) if method else max_n
+    counted = _counts_by_chunk(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
     hyp_lens, ref_lens, matches = counted
-    if smoothing_function:
+    p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
+    if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
+        matches = matches[:max_n]
         totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
         pairs = _pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
         return [
@@ -184,10 +188,8 @@ def batch_sentence_bleu(
                 hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist(), pairs
             )
         ]
-    # Without smoothing, lesson 05's rules straight from the counts, with no BleuStats to build per sentence.
-    nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
-    weight_list = weight_vectors(weights)
-    columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
+    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
+    columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), p_rows, scored, weight_list, auto_reweigh)
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
     return [list(scores) for scores in zip(*columns)] if len(weight_list) > 1 else columns[0]
 
@@ -195,20 +197,15 @@ def batch_sentence_bleu(
 def _scores(
     hyp_lens: list[int],
     ref_lens: list[int],
-    matches: np.ndarray,
-    nltk_totals: np.ndarray,
+    p_rows: list[list],
+    scored: list[bool],
     weight_list: list,
     auto_reweigh: bool,
 ) -> list[list]:
-    """``bleu_from_stats`` of every sentence without smoothing, a list of scores per weight vector.
+    """``bleu_from_stats`` of every sentence from its smoothed precisions, a list of scores per weight vector.
 
-    The same rules, with each precision as the float m / t (as ``bleu_from_stats`` has it).
+    A sentence with no unigram match (not ``scored``) scores the int 0, as NLTK's.
     """
-    # numpy's m / t is Python's: both divide the two ints as exact doubles, rounded once.
-    rows = (matches / nltk_totals).T.tolist()
-    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
-    warns = ((matches == 0).any(axis=0) & (matches[0] > 0)).tolist()
-    p_rows = [no_smoothing(p_n) if warn else p_n for p_n, warn in zip(rows, warns)]  # warnings in sentence order
     bps = list(map(brevity_penalty, ref_lens, hyp_lens))
     columns = []
     for weight in weight_list:
