@@ -7,11 +7,10 @@ once with numpy, and gives the same floats:
 
 - a precision m/t is an unreduced fraction, and its float is m / t rounded
   once: numpy's division of the two int64 arrays (both exact doubles);
-- numpy's + - * / on float64 round as Python's do, so the methods that turn a
-  fraction into a float (1: epsilon / t; 2: (m + 1) / (t + 1); 3 and 4: a
-  halved count) are the same arithmetic on arrays. Method 4's log(length) is
-  Python's ``math.log`` of each distinct length: numpy's may differ in the
-  last bit;
+- numpy's + - * / on float64 round as Python's do, so methods 1 to 4 (epsilon
+  / t; the fraction (m + 1) / (t + 1); a halved count) are the same
+  arithmetic on arrays. Method 4's log(length) is Python's ``math.log`` of
+  each distinct length: numpy's may differ in the last bit;
 - methods 5 to 7 add and divide fractions: Python keeps them exact until a
   float meets one, and rounds once then. ``_Numbers`` does the same, a column
   at a time.
@@ -239,6 +238,10 @@ class _Numbers:
     object arrays: exact at any size, and never reduced, as the float of a
     fraction does not depend on it), ``value`` the floats. An operation with
     a float rounds the fraction once to its nearest float, as Python does.
+
+    >>> third = _Numbers.fractions(np.array([1]), np.array([3]))
+    >>> ((third + 1) / 3).floats(), (third + 0.1).floats()  # 4/9 rounded once; 1/3 rounded, then + 0.1
+    (array([0.44444444]), array([0.43333333]))
     """
 
     __array_ufunc__ = None  # an int64 array + _Numbers: numpy leaves it to _Numbers.__radd__
@@ -274,12 +277,8 @@ class _Numbers:
         return _Numbers(self.exact[rows], self.num[rows], self.den[rows], self.value[rows])
 
     def __setitem__(self, rows: np.ndarray, other: "_Numbers") -> None:
-        self.exact[rows], self.num[rows], self.den[rows], self.value[rows] = (
-            other.exact,
-            other.num,
-            other.den,
-            other.value,
-        )
+        for part in ("exact", "num", "den", "value"):
+            getattr(self, part)[rows] = getattr(other, part)
 
     def _combine(self, other: Any, exact: Callable, inexact: Callable) -> "_Numbers":
         """``exact`` where both are fractions (numerators and denominators in and out), ``inexact`` elsewhere."""
