@@ -47,19 +47,10 @@ from .lesson09_tokenizers import SACREBLEU_TOKENIZERS
 Tokenizer = Callable[[str], list[str]]
 RefLength = Callable[[Sequence[Sequence[str]], int], int]
 
-# The versions whose behaviour each rule below reproduces.
-VERSIONS = {
-    "nltk": "3.10.4",
-    "sacrebleu": "2.6.0",
-    "multi-bleu": "mosesdecoder scripts/generic/multi-bleu.perl",
-    "mteval-v13a": "mteval-v13a.pl",
-    "nmt": "tensorflow/nmt nmt/scripts/bleu.py",
-    "torchmetrics": "1.9.0",
-    "d2l": "1.0.3",
-}
-
 # Perl's split on a line read as bytes: ASCII whitespace only (Python's str.split also splits at U+0085, U+00A0...).
 PERL_WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
+# mteval-v13a.pl's tr/[A-Z]/[a-z]/: ASCII letters only.
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def tokenize_perl_split(line: str) -> list[str]:
@@ -81,9 +72,6 @@ def tokenize_mteval(line: str) -> list[str]:
     ['the', 'Élan', 'of', 'bleu', '.']
     """
     return [token.translate(ASCII_LOWER) for token in tokenize_13a(line)]
-
-
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def tokenize_single_spaces(line: str) -> list[str]:

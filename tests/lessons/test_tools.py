@@ -223,6 +223,15 @@ def test_torchmetrics_live_where_installed():
             assert_same_as_recorded(tool, tool_bleu(tool, hypotheses, list_of_references), theirs)
 
 
+def test_d2l_live_where_installed():
+    d2l = pytest.importorskip("d2l.torch")  # its plotting and vision imports too: see tools/record_tool_scores.py
+    rng = random.Random(11)
+    for _ in range(100):
+        hypotheses, list_of_references = random_corpus(rng)
+        scores = [d2l.bleu(h, refs[0], k=4) for h, refs in zip(hypotheses, list_of_references)]
+        assert tool_bleu("d2l", hypotheses, list_of_references) == sum(scores) / len(scores)
+
+
 def test_nmt_live_where_its_file_is_given():
     path = os.environ.get("NMT_BLEU_PY")  # a checkout's nmt/scripts/bleu.py
     if not path:
