@@ -253,3 +253,26 @@ def test_nmt_live_where_its_file_is_given():
                     tool_bleu(tool, hypotheses, list_of_references)
                 continue
             assert tool_bleu(tool, hypotheses, list_of_references) == theirs
+
+
+@pytest.mark.parametrize("tool, variable", [("multi-bleu", "MULTI_BLEU_PERL"), ("mteval-v13a", "MTEVAL_V13A_PL")])
+def test_perl_scripts_live_where_given(tool, variable):
+    script = os.environ.get(variable)  # mosesdecoder's scripts/generic/multi-bleu.perl or mteval-v13a.pl
+    if not script:
+        pytest.skip(f"set {variable} to the script's path to run it (mteval-v13a.pl needs perl's XML::Twig)")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("record_tool_scores", ROOT / "tools" / "record_tool_scores.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    run = recorder.run_multi_bleu if tool == "multi-bleu" else recorder.run_mteval
+    rng = random.Random(12)
+    for _ in range(20):
+        hypotheses, list_of_references = random_corpus(rng)
+        try:
+            theirs = run(script, (hypotheses, list_of_references))
+        except (ZeroDivisionError, ValueError):
+            with pytest.raises((ZeroDivisionError, ValueError)):
+                quietly(tool, hypotheses, list_of_references)
+            continue
+        assert_same_as_recorded(tool, quietly(tool, hypotheses, list_of_references), theirs)
