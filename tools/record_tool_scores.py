@@ -136,6 +136,9 @@ def torchmetrics_tools() -> dict[str, Callable[[Corpus], float]]:
         "torchmetrics": scorer(lambda: BLEUScore(n_gram=4, smooth=False)),
         "torchmetrics-smooth": scorer(lambda: BLEUScore(n_gram=4, smooth=True)),
         "torchmetrics-sacrebleu": scorer(lambda: SacreBLEUScore()),
+    } | {
+        f"torchmetrics-sacrebleu-tok-{name}": scorer(lambda name=name: SacreBLEUScore(tokenize=name))
+        for name in ("none", "zh", "intl", "char", "ja-mecab", "ko-mecab")
     }
 
 
@@ -308,16 +311,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--mteval", help="path of mosesdecoder's scripts/generic/mteval-v13a.pl (needs XML::Twig)")
     parser.add_argument("--moses-commit", default="unknown", help="the mosesdecoder commit those scripts come from")
     parser.add_argument("--nmt-commit", default="unknown", help="the tensorflow/nmt commit that file comes from")
+    parser.add_argument("--only", help="record only the tools whose names start with one of these (comma-separated)")
+    parser.add_argument("--merge", action="store_true", help="add the scores to OUTPUT's instead of replacing it")
     args = parser.parse_args(argv)
     if args.write_default_corpora:
         args.corpora.write_text(json.dumps(default_corpora(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tools, versions = real_tools(args.nmt, args.multi_bleu, args.mteval)
     versions["mosesdecoder"] = args.moses_commit if args.multi_bleu or args.mteval else None
     versions["tensorflow/nmt"] = args.nmt_commit if args.nmt else None
+    if args.only:
+        tools = {tool: score for tool, score in tools.items() if tool.startswith(tuple(args.only.split(",")))}
     corpora = json.loads(args.corpora.read_text(encoding="utf-8"))
+    before = json.loads(args.output.read_text(encoding="utf-8")) if args.merge else {"versions": {}, "corpora": {}}
     for name, entry in corpora.items():
         corpus = load_corpus(entry)
-        entry["scores"] = {}
+        entry["scores"] = before["corpora"].get(name, {}).get("scores", {})
         for tool, score in tools.items():
             try:
                 entry["scores"][tool] = score(corpus)
@@ -326,7 +334,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             except NotApplicable:
                 pass
         print(name, {tool: round(v, 6) if isinstance(v, float) else v for tool, v in entry["scores"].items()})
-    record = {"versions": versions, "corpora": corpora}
+    # A merge keeps the versions recorded before, unless this run had the tool.
+    ran = {tool: version for tool, version in versions.items() if version or not args.merge}
+    record = {"versions": before["versions"] | ran, "corpora": corpora}
     args.output.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
