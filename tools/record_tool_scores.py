@@ -336,7 +336,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(name, {tool: round(v, 6) if isinstance(v, float) else v for tool, v in entry["scores"].items()})
     # A merge keeps the versions recorded before, unless this run had the tool.
     ran = {tool: version for tool, version in versions.items() if version or not args.merge}
-    record = {"versions": before["versions"] | ran, "corpora": corpora}
+    record = {"versions": before["versions"] | ran, "corpora": before["corpora"] | corpora}
     args.output.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
