@@ -119,7 +119,8 @@ def test_the_fixture_names_the_real_tools_and_their_versions():
 
 def recorded_cases() -> list:
     return [
-        pytest.param(name, tool, value, id=f"{name}-{tool}")
+        # The 16 WMT17 systems, 3,004 segments each, run outside the quick loop.
+        pytest.param(name, tool, value, id=f"{name}-{tool}", marks=[pytest.mark.slow] if "wmt17" in name else [])
         for name, entry in RECORDED["corpora"].items()
         for tool, value in entry["scores"].items()
     ]
