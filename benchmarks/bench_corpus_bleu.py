@@ -41,7 +41,7 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from timing import time_calls
 
 import bleu_scratch
-from bleu_scratch import fast_corpus_stats, sacrebleu_from_stats, synthetic_corpus
+from bleu_scratch import batch_corpus_stats, sacrebleu_from_stats, synthetic_corpus
 
 
 def implementations(list_of_references, hypotheses) -> dict:
@@ -70,7 +70,7 @@ def check_agreement(list_of_references, hypotheses, results: dict) -> str:
     ours, theirs, sacre = results["bleu_scratch"], results["NLTK"], results["sacrebleu"]
     assert ours == theirs, f"bleu_scratch {ours!r} != NLTK {theirs!r}"
     assert results["bleu_scratch from text"] == ours, "splitting the lines did not give the same tokens"
-    stats = fast_corpus_stats(list_of_references, hypotheses)
+    stats = batch_corpus_stats(list_of_references, hypotheses)
     assert (sacre.counts, sacre.totals) == (list(stats.matches), list(stats.totals))
     assert (sacre.sys_len, sacre.ref_len) == (stats.hyp_len, stats.ref_len)
     assert sacre.score == sacrebleu_from_stats(stats)

@@ -10,7 +10,6 @@ every pair:
 - NLTK's sentence_bleu in a loop (words, and token ids);
 - sacrebleu's sentence_bleu in a loop on the joined words (its score differs:
   it smooths and uses the effective order; it is here for its speed);
-- bleu_scratch.fast_sentence_bleu in a loop (lesson 10's sentence_bleu);
 - bleu_scratch.batch_sentence_bleu, the whole list at once (words, and ids).
 
 Before timing, the script checks that bleu_scratch's scores equal NLTK's,
@@ -40,8 +39,8 @@ import sacrebleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from timing import time_calls
 
-import bleu_scratch
 from bleu_scratch import batch_corpus_stats, batch_sentence_bleu, synthetic_corpus
+from bleu_scratch.lesson10_arrays import token_arrays
 from bleu_scratch.lesson10_batch import batch_counts
 
 BOUND_SOURCE = Path(__file__).with_name("ngram_bound.c")
@@ -62,10 +61,6 @@ def implementations(list_of_references: list, hypotheses: list, id_references: l
         "NLTK sentence_bleu, a loop": ("words", lambda: [nltk_sentence_bleu(r, h) for r, h in pairs]),
         "NLTK sentence_bleu, a loop, ids": ("ids", lambda: [nltk_sentence_bleu(r, h) for r, h in id_pairs]),
         "sacrebleu sentence_bleu, a loop": ("text", lambda: [sacrebleu.sentence_bleu(h, r).score for h, r in lines]),
-        "bleu_scratch fast_sentence_bleu, a loop": (
-            "words",
-            lambda: [bleu_scratch.fast_sentence_bleu(r, h) for r, h in pairs],
-        ),
         "bleu_scratch batch_sentence_bleu": ("words", lambda: batch_sentence_bleu(list_of_references, hypotheses)),
         "bleu_scratch batch_sentence_bleu, ids": ("ids", lambda: batch_sentence_bleu(id_references, id_hypotheses)),
     }
@@ -96,7 +91,7 @@ def compiled_bound(id_references: list, id_hypotheses: list, repeats: int) -> tu
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
-        batch_counts(id_references, id_hypotheses, 4)
+        batch_counts(token_arrays(id_references, id_hypotheses), 4)
         best = min(best, time.perf_counter() - start)
     return float(seconds), best
 
@@ -121,8 +116,7 @@ def main() -> None:
         implemented = implementations(list_of_references, hypotheses, id_references, id_hypotheses)
         times, results = time_calls({name: call for name, (_, call) in implemented.items()}, args.repeats)
         nltk_words, nltk_ids = results["NLTK sentence_bleu, a loop"], results["NLTK sentence_bleu, a loop, ids"]
-        for name in ["bleu_scratch fast_sentence_bleu, a loop", "bleu_scratch batch_sentence_bleu"]:
-            assert results[name] == nltk_words, f"{name} differs from NLTK"
+        assert results["bleu_scratch batch_sentence_bleu"] == nltk_words, "the batch differs from NLTK"
         assert results["bleu_scratch batch_sentence_bleu, ids"] == nltk_ids == nltk_words
         baseline = times["NLTK sentence_bleu, a loop"].median
         for name, (given, _) in implemented.items():

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Timing:
-    """Seconds of one call over the repeats."""
+    """Seconds of one call over the repeats (each: every repeat's, in repeat order)."""
 
     median: float
     low: float
     high: float
+    each: tuple[float, ...] = ()
 
     def cell(self) -> str:
         """The median with the range: '1.23 (1.20-1.31)'."""
@@ -38,5 +39,19 @@ def time_calls(calls: dict[str, Callable[[], object]], repeats: int) -> tuple[di
             start = time.perf_counter()
             results[name] = calls[name]()
             seconds[name].append(time.perf_counter() - start)
-    timings = {name: Timing(statistics.median(values), min(values), max(values)) for name, values in seconds.items()}
+    timings = {name: of(values) for name, values in seconds.items()}
     return timings, results
+
+
+def of(values: list[float]) -> Timing:
+    """The median, range and list of some numbers."""
+    return Timing(statistics.median(values), min(values), max(values), tuple(values))
+
+
+def ratios(numerator: Timing, denominator: Timing, scale: float = 1.0) -> Timing:
+    """scale x numerator / denominator, repeat by repeat (both timed in the same repeats): its median and range.
+
+    >>> ratios(of([2.0, 4.0, 3.0]), of([1.0, 1.0, 2.0]), scale=10).cell()
+    '20 (15-40)'
+    """
+    return of([scale * a / b for a, b in zip(numerator.each, denominator.each, strict=True)])

@@ -26,18 +26,17 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_scratch import TOKENIZERS, PairedResult, __version__, paired_test
+from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __version__, paired_test
+from bleu_scratch.lesson09_tokenizers import tokenizer_signature
 from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, progress_bar
-from .settings import positive
+from .settings import OneLineParser, positive, sentencepiece_refused, tokenizer_loaded
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
-# The tokenizers sacrebleu also has, under the same names: only with these are the numbers sacrebleu's.
-SACREBLEU_TOKENIZERS = ("none", "13a")
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
     >>> settings.samples, settings.seed, settings.tokenize, settings.json
     (None, 12345, '13a', False)
     """
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG,
         description=(
             "Paired significance tests of BLEU differences: each SYSTEM against BASELINE, with sacrebleu 2.6.0's "
@@ -129,13 +128,18 @@ def parse(argv: Sequence[str]) -> CompareSettings:
     )
     parser.add_argument(
         "--tokenize",
-        choices=list(TOKENIZERS),
+        type=sentencepiece_refused,
+        choices=list(ALL_TOKENIZERS),
         default="13a",
-        help="13a: sacrebleu's default (default); none: split on whitespace; the others are lesson 01's",
+        help=(
+            "13a: sacrebleu's default (default); none: split on whitespace; zh, intl ([intl] extra), char, "
+            "ja-mecab ([ja] extra), ko-mecab ([ko] extra): sacrebleu's; lowercase, punctuation, paper: lesson 01's"
+        ),
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
+    tokenizer_loaded(parser, args.tokenize)
     return CompareSettings(
         args.baseline,
         tuple(args.systems),
@@ -189,7 +193,7 @@ def signature(settings: CompareSettings) -> str | None:
     seed = "none" if settings.seed is None else settings.seed
     return (
         f"nrefs:{len(settings.references)}|{tests}|seed:{seed}|case:mixed|eff:no|"
-        f"tok:{settings.tokenize}|smooth:exp|version:2.6.0"
+        f"tok:{tokenizer_signature(settings.tokenize)}|smooth:exp|version:2.6.0"
     )
 
 

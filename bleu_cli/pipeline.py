@@ -30,6 +30,7 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 
 from bleu_scratch import (
+    ALL_TOKENIZERS,
     BleuStats,
     SmoothingError,
     SmoothingFunction,
@@ -43,7 +44,7 @@ from bleu_scratch.lesson10_parallel import cluster, map_in_order
 from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, ToolFails, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, tool_line, warning_text
-from .settings import TOKENIZE, Settings, parse
+from .settings import Settings, parse
 
 Tokens = list[str]
 # Seconds the command waits for a first worker on the scheduler of --scheduler.
@@ -192,7 +193,7 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """
     segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
-    tokenizer = TOKENIZE[settings.tokenize]
+    tokenizer = ALL_TOKENIZERS[settings.tokenize]
     list_of_references, hypotheses = [], []
     for lines in segments:
         # As sacrebleu: lowercase if asked, drop trailing whitespace, tokenize. Only 'intl' has a token that

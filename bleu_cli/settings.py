@@ -3,9 +3,10 @@
 argparse reads the command line; every option's value is checked and
 converted here, and a bad one ends the command with one line on stderr and
 exit status 2 before any file is read. So does ``--jobs N`` or ``--scheduler``
-without dask.distributed (the extra ``[dask]``), ``--tokenize ja-mecab`` or
-``ko-mecab`` without MeCab (the extras ``[ja]``, ``[ko]``), and a tokenizer of
-sacrebleu's that needs a downloaded SentencePiece model.
+without dask.distributed (the extra ``[dask]``), ``--tokenize intl`` without
+the regex package (``[intl]``), ``ja-mecab`` or ``ko-mecab`` without MeCab
+(the extras ``[ja]``, ``[ko]``), and a tokenizer of sacrebleu's that needs a
+downloaded SentencePiece model.
 """
 
 import argparse
@@ -16,18 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from bleu_scratch import (
-    NEEDS_SENTENCEPIECE_MODEL,
-    SACREBLEU_TOKENIZERS,
-    TOKENIZERS,
-    TOOLS,
-    __version__,
-    sacrebleu_tokenizer,
-)
+from bleu_scratch import ALL_TOKENIZERS, NEEDS_SENTENCEPIECE_MODEL, TOOLS, __version__, sacrebleu_tokenizer
 from bleu_scratch.lesson05_sentence import DEFAULT_WEIGHTS
-
-# What --tokenize offers: lesson 01's tokenizers, then the rest of sacrebleu's (lesson 09), under its names.
-TOKENIZE = TOKENIZERS | SACREBLEU_TOKENIZERS
 
 # A decimal number as a user writes one (nan and inf are read to be refused as not finite).
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
@@ -83,12 +74,7 @@ def parse(argv: Sequence[str]) -> Settings:
         parser.error("standard input (-) can be read once: give it for one file at most")
     if args.scheduler and args.jobs > 1:
         parser.error("--jobs starts a cluster on this machine; with --scheduler the cluster's workers count")
-    try:
-        TOKENIZE[args.tokenize](
-            ""
-        )  # MeCab's tokenizers import it now: a missing extra is named before any file is read
-    except ImportError as error:
-        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    tokenizer_loaded(parser, args.tokenize)
     if args.as_tool is not None:
         _alone_with_as(parser, args)
     dask_option = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else None
@@ -125,15 +111,15 @@ def _alone_with_as(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error(f"--as {args.as_tool} gives the tool's corpus score here: drop --sentence, --jobs and --scheduler")
 
 
-class _OneLineParser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
     """argparse, but a bad option is one line on stderr (argparse would print the whole usage first)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (bleu-scratch --help lists the options)\n")
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help lists the options)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(
+    parser = OneLineParser(
         prog="bleu-scratch",
         description="Corpus BLEU of a hypothesis file against reference files, exactly as NLTK's corpus_bleu.",
         epilog=(
@@ -167,13 +153,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--lowercase", action="store_true", help="lowercase every line before tokenizing")
     parser.add_argument(
         "--tokenize",
-        type=_sentencepiece_refused,
-        choices=list(TOKENIZE),
+        type=sentencepiece_refused,
+        choices=list(ALL_TOKENIZERS),
         default="none",
         help=(
             "none: split on whitespace (default); 13a: mteval-v13a's, sacrebleu's default; "
             "punctuation: NLTK's wordpunct; lowercase and paper: lesson 01's; "
-            "zh, intl, char, ja-mecab ([ja] extra), ko-mecab ([ko] extra): sacrebleu's, with its tokens"
+            "zh, intl ([intl] extra), char, ja-mecab ([ja] extra), ko-mecab ([ko] extra): sacrebleu's, with its tokens"
         ),
     )
     parser.add_argument(
@@ -209,13 +195,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _sentencepiece_refused(name: str) -> str:
+def tokenizer_loaded(parser: argparse.ArgumentParser, name: str) -> None:
+    """Call the tokenizer ``name`` once: intl's and MeCab's import their extra then, so a missing one ends the
+    command in one line before any file is read."""
+    try:
+        ALL_TOKENIZERS[name]("")
+    except ImportError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+
+
+def sentencepiece_refused(name: str) -> str:
     """A ``--tokenize`` name; sacrebleu's SentencePiece tokenizers are refused with lesson 09's reason.
 
-    >>> _sentencepiece_refused("13a")
+    >>> sentencepiece_refused("13a")
     '13a'
     >>> try:
-    ...     _sentencepiece_refused("flores101")
+    ...     sentencepiece_refused("flores101")
     ... except argparse.ArgumentTypeError as error:
     ...     print(error)
     tokenize 'flores101' needs a downloaded SentencePiece model, which bleu_scratch does not fetch

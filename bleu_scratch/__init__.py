@@ -8,8 +8,8 @@
 Every name here is a lesson's, in lesson order, and is that lesson's own
 code: ``sentence_bleu`` is lesson 05's (``lesson05_sentence.py``),
 ``corpus_bleu`` lesson 06's. Lesson 10's fast paths have names of their own
-(``fast_sentence_bleu``, ``fast_corpus_bleu``, ``batch_sentence_bleu``,
-``parallel_corpus_bleu``): the same values, faster. Lessons 01 to 09 need
+(``batch_sentence_bleu``, ``fast_corpus_bleu``, ``parallel_corpus_bleu``):
+the same values, faster. Lessons 01 to 09 need
 only the standard library; the names of lessons 10 to 13 (10 and 11 use numpy)
 are imported when first used.
 
@@ -78,6 +78,7 @@ from .lesson08_posts import (
 
 # Lesson 09: sacrebleu
 from .lesson09_tokenizers import (
+    ALL_TOKENIZERS,
     NEEDS_SENTENCEPIECE_MODEL,
     SACREBLEU_TOKENIZERS,
     sacrebleu_tokenizer,
@@ -93,10 +94,8 @@ from .lesson09_tools import TOOLS, tool_bleu, tool_signature
 # Lessons 10 to 13 (10 and 11 use numpy): each name is imported from its module when first used.
 LATER_LESSONS = {
     # Lesson 10: scale
-    "fast_sentence_stats": "lesson10_fast",
-    "fast_corpus_stats": "lesson10_fast",
-    "fast_stats_of_pairs": "lesson10_fast",
-    "fast_sentence_bleu": "lesson10_fast",
+    "token_arrays": "lesson10_arrays",
+    "batch_counts": "lesson10_batch",
     "batch_sentence_stats": "lesson10_batch",
     "batch_corpus_stats": "lesson10_batch",
     "batch_sentence_bleu": "lesson10_batch",
@@ -170,6 +169,7 @@ __all__ = [
     "kirchhoff_tokenize",
     "kirchhoff_bleu",
     "SACREBLEU_TOKENIZERS",
+    "ALL_TOKENIZERS",
     "NEEDS_SENTENCEPIECE_MODEL",
     "tokenize_intl",
     "tokenize_char",

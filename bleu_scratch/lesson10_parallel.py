@@ -32,7 +32,7 @@ from . import checks
 from .checks import door
 from .lesson01_ngrams import Token
 from .lesson05_sentence import DEFAULT_WEIGHTS, BleuStats, Score, Smoothing, Weights, bleu_from_stats, max_n_of
-from .lesson10_fast import fast_stats_of_pairs
+from .lesson10_batch import batch_corpus_stats
 
 Item = TypeVar("Item")
 Shard = TypeVar("Shard")
@@ -147,11 +147,21 @@ def sum_shard_stats(
     or a ``functools.partial`` of one).
 
     >>> stream = shards([([["a", "b"]], ["a", "b"]), ([["c"]], ["d"])], size=1)
-    >>> sum_shard_stats(partial(fast_stats_of_pairs, max_n=2), stream, max_n=2)
+    >>> sum_shard_stats(partial(pairs_stats, max_n=2), stream, max_n=2)
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 1), too_short=(0, 1))
     """
     results = map(shard_stats, stream) if client is None else map_in_order(client, shard_stats, stream)
     return sum(results, BleuStats.zero(max_n))
+
+
+def pairs_stats(shard: Sequence[tuple[Sequence[Sequence[Token]], Sequence[Token]]], max_n: int = 4) -> BleuStats:
+    """The statistics of a shard of ``(references, hypothesis)`` pairs, counted as one batch (``batch_corpus_stats``).
+
+    >>> pairs_stats([([["a", "b"]], ["a", "b"]), ([["c"]], ["d"])], max_n=2)
+    BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 1), too_short=(0, 1))
+    """
+    list_of_references, hypotheses = zip(*shard)
+    return batch_corpus_stats(list_of_references, hypotheses, max_n)
 
 
 @contextmanager
@@ -187,7 +197,7 @@ def parallel_corpus_stats(
     stream = shards(zip(list_of_references, hypotheses), shard_size)
     with cluster(client, jobs) as counting_on:
         # The corpus was checked at this door: each shard is counted as from inside it.
-        shard_stats = partial(checks.as_checked, fast_stats_of_pairs, max_n=max_n)
+        shard_stats = partial(checks.as_checked, pairs_stats, max_n=max_n)
         return sum_shard_stats(shard_stats, stream, max_n, counting_on)
     ### END SOLUTION
 

@@ -29,8 +29,8 @@ import numpy as np
 
 from . import checks
 from .checks import door
-from .lesson01_tokenize import TOKENIZERS
 from .lesson09_sacrebleu import sacrebleu_from_stats
+from .lesson09_tokenizers import ALL_TOKENIZERS
 from .lesson11_resampling import (
     Stream,
     bootstrap_draws,
@@ -138,16 +138,23 @@ def tokenized_streams(
 ) -> list[Stream]:
     """Each stream's lines as tokens; a line that recurs (in any stream) is tokenized once, as sacrebleu caches it.
 
+    As sacrebleu, trailing whitespace goes before the tokenizer sees a line:
+    it would make intl split the period off a number at the end (``'1990. '``).
+
     >>> tokenized_streams([["a b.", "c"], ["a b."]], "13a", progress=print)
     1
     1
     [[['a', 'b', '.'], ['c']], [['a', 'b', '.']]]
+    >>> tokenized_streams([["in 1990. "]], "intl", progress=no_progress)
+    [[['in', '1990.']]]
     """
-    tokenizer = TOKENIZERS[tokenize]
+    tokenizer = ALL_TOKENIZERS[tokenize]
     seen: dict[str, list[str]] = {}
     result: list[Stream] = []
     for lines in streams:
-        result.append([seen[line] if line in seen else seen.setdefault(line, tokenizer(line)) for line in lines])
+        result.append(
+            [seen[line] if line in seen else seen.setdefault(line, tokenizer(line.rstrip())) for line in lines]
+        )
         progress(1)
     return result
 
@@ -174,7 +181,9 @@ def paired_test(
     default) and ``None`` draws a fresh seed from the operating system. Here
     one seed, given or drawn, serves every system; sacrebleu, without a seed,
     draws afresh for each system, and takes a seed of 0 as no seed for the
-    systems (not for the baseline's interval). For a progress bar,
+    systems (not for the baseline's interval). ``tokenize`` is a name of
+    ``ALL_TOKENIZERS``: with sacrebleu's (13a, intl, zh, ...) the numbers are
+    sacrebleu's with that tokenizer. For a progress bar,
     ``progress(1)`` is called after each system's lines are tokenized, after
     the resampling, and as each system's result is ready.
 

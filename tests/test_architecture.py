@@ -18,10 +18,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import bleu_scratch
 import bleu_scratch.checks
+from bleu_scratch.lesson10_parallel import pairs_stats
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ["bleu_scratch", "bleu_cli", "bleu_classroom"]
@@ -139,7 +141,7 @@ def test_a_public_name_is_its_lessons_own_code(name):
 def test_the_drop_ins_for_nltk_are_lessons_05_and_06():
     assert bleu_scratch.sentence_bleu.__module__ == "bleu_scratch.lesson05_sentence"
     assert bleu_scratch.corpus_bleu.__module__ == "bleu_scratch.lesson06_corpus"
-    for fast in ("fast_sentence_bleu", "fast_corpus_bleu", "batch_sentence_bleu", "parallel_corpus_bleu"):
+    for fast in ("fast_corpus_bleu", "batch_sentence_bleu", "parallel_corpus_bleu"):
         assert getattr(bleu_scratch, fast).__module__.startswith("bleu_scratch.lesson10_")
 
 
@@ -169,10 +171,7 @@ def test_every_lesson_function_with_a_check_has_a_door():
             "tokenize_ko_mecab",
             "sacrebleu_from_stats",
             "tool_bleu",
-            "fast_sentence_stats",
-            "fast_corpus_stats",
-            "fast_stats_of_pairs",
-            "fast_sentence_bleu",
+            "token_arrays",
             "fast_corpus_bleu",
             "parallel_corpus_stats",
             "parallel_corpus_bleu",
@@ -223,8 +222,8 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
         ),
         (lambda: bleu_scratch.corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3), {"check_corpus": 1, "check_weights": 1}),
         (
-            lambda: bleu_scratch.fast_sentence_bleu(REFERENCES, HYPOTHESIS),
-            {"check_tokens": 1, "check_references": 1, "check_weights": 1},
+            lambda: bleu_scratch.batch_sentence_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3),
+            {"check_corpus": 1, "check_weights": 1},
         ),
         (
             lambda: bleu_scratch.fast_corpus_bleu([REFERENCES] * 3, [HYPOTHESIS] * 3),
@@ -243,16 +242,18 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
             {"check_corpus": 1, "check_weights": 1},
         ),
         (
-            lambda: bleu_scratch.fast_corpus_stats([REFERENCES] * 3, [HYPOTHESIS] * 3),
+            lambda: bleu_scratch.batch_corpus_stats([REFERENCES] * 3, [HYPOTHESIS] * 3),
             {"check_corpus": 1, "check_order": 1},
         ),
-        # A stream is checked pair by pair as it is read (tests/lessons/test_fast.py).
+        # A batch of token ids in 2-D arrays, as a training loop has it.
         (
-            lambda: bleu_scratch.fast_stats_of_pairs(iter([(REFERENCES, HYPOTHESIS)] * 3)),
-            {"check_pairs": 1, "check_order": 1},
+            lambda: bleu_scratch.batch_sentence_bleu(
+                np.array([[1, 2, 0]]), np.array([[1, 2, 3]]), (0.5, 0.5), pad_id=0
+            ),
+            {"check_token_arrays": 1, "check_weights": 1},
         ),
         # What a Dask worker runs for parallel_corpus_stats, whose door checked the corpus: no check again.
-        (lambda: bleu_scratch.checks.as_checked(bleu_scratch.fast_stats_of_pairs, [(REFERENCES, HYPOTHESIS)] * 3), {}),
+        (lambda: bleu_scratch.checks.as_checked(pairs_stats, [(REFERENCES, HYPOTHESIS)] * 3, max_n=4), {}),
         (lambda: bleu_scratch.word_error_rate(REFERENCES, HYPOTHESIS), {"check_tokens": 1, "check_references": 1}),
         (
             lambda: bleu_scratch.permutations_keeping_matches(REFERENCES, HYPOTHESIS),
@@ -262,20 +263,20 @@ HYPOTHESIS = ["the", "cat", "sat", "on", "the", "mat"]
     ids=[
         "sentence_bleu",
         "corpus_bleu",
-        "fast_sentence_bleu",
+        "batch_sentence_bleu",
         "fast_corpus_bleu",
         "modified_precision",
         "variant_sentence_bleu",
         "parallel_corpus_bleu",
-        "fast_corpus_stats",
-        "fast_stats_of_pairs",
+        "batch_corpus_stats",
+        "batch_of_arrays",
         "a_dask_workers_shard",
         "word_error_rate",
         "permutations_keeping_matches",
     ],
 )
 def test_each_public_call_checks_its_input_once(monkeypatch, call, checks):
-    names = ["check_tokens", "check_references", "check_corpus", "check_pairs", "check_order", "check_weights"]
+    names = ["check_tokens", "check_references", "check_corpus", "check_token_arrays", "check_order", "check_weights"]
     calls = counting(monkeypatch, names)
     call()
     assert {name: count for name, count in calls.items() if count} == checks

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from .arrays import check_token_arrays
 from .comparisons import check_paired_scores, check_paired_test
 from .values import (
+    article,
     check_corpus,
     check_line,
     check_order,
-    check_pairs,
     check_references,
     check_sacrebleu_options,
     check_stats_for_weights,
@@ -146,9 +147,19 @@ def corpus(arguments: dict[str, Any], function: str) -> None:
     )
 
 
-def pairs(arguments: dict[str, Any], function: str) -> None:
-    """``pairs``: a stream of ``(references, hypothesis)``, each pair checked as it is read."""
-    arguments["pairs"] = check_pairs(arguments["pairs"])
+def batch(arguments: dict[str, Any], function: str) -> None:
+    """As ``corpus``; or 2-D integer arrays of token ids, with ``pad_id`` or lengths marking each row's tokens."""
+    padding = {name: arguments[name] for name in ("pad_id", "hypothesis_lengths", "reference_lengths")}
+    if getattr(arguments["hypotheses"], "ndim", None) == 2:
+        check_token_arrays(arguments["list_of_references"], arguments["hypotheses"], **padding)
+        return
+    given = [name for name, value in padding.items() if value is not None]
+    if given:
+        raise TypeError(
+            f"{given[0]} marks the tokens of each row of a 2-D array of token ids, but hypotheses is "
+            f"{article(arguments['hypotheses'])}: with lists, each hypothesis holds its own tokens"
+        )
+    corpus(arguments, function)
 
 
 def weights(arguments: dict[str, Any], function: str) -> None:
@@ -198,7 +209,7 @@ def sacrebleu_options(arguments: dict[str, Any], function: str) -> None:
 
 def paired_test(arguments: dict[str, Any], function: str) -> None:
     """The systems, references and options of a paired significance test."""
-    from ..lesson01_tokenize import TOKENIZERS
+    from ..lesson09_tokenizers import ALL_TOKENIZERS
 
     arguments["named_systems"], arguments["references"] = check_paired_test(
         arguments["named_systems"],
@@ -207,7 +218,7 @@ def paired_test(arguments: dict[str, Any], function: str) -> None:
         arguments["n_samples"],
         arguments["seed"],
         arguments["tokenize"],
-        TOKENIZERS,
+        ALL_TOKENIZERS,
     )
 
 

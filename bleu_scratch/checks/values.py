@@ -161,26 +161,6 @@ def check_corpus(list_of_references: Any, hypotheses: Any) -> tuple[Sequence, Se
     return checked_references, checked_hypotheses
 
 
-def check_pairs(pairs: Any) -> Iterator[tuple[Sequence, Sequence]]:
-    """Each ``(references, hypothesis)`` pair of a stream, checked as it is read, so a stream stays a stream.
-
-    >>> list(check_pairs([([["a", "b"]], ["a"])]))
-    [([['a', 'b']], ['a'])]
-    >>> list(check_pairs([(["a", "b"], "a b")]))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    TypeError: pairs[0] hypothesis is a str ('a b'), but BLEU needs a list of tokens; split it first, ...
-    """
-    if isinstance(pairs, (str, bytes)) or not isinstance(pairs, Iterable):
-        raise TypeError(f"pairs must be an iterable of (references, hypothesis) pairs, got {type(pairs).__name__}")
-    for i, pair in enumerate(pairs):
-        if not isinstance(pair, Sequence) or isinstance(pair, (str, bytes)) or len(pair) != 2:
-            raise TypeError(f"pairs[{i}] must be a (references, hypothesis) pair, got {shortened(pair)}")
-        references, hypothesis = pair
-        hypothesis = check_tokens(hypothesis, f"pairs[{i}] hypothesis")
-        yield check_references(references, f"pairs[{i}] references"), hypothesis
-
-
 def _plainly_well_formed(list_of_references: Sequence, hypotheses: Sequence) -> bool:
     """Lists (or tuples) of lists of hashable tokens, and a reference in every list: nothing to report or copy.
 

@@ -59,3 +59,15 @@ def test_significance_benchmark_checks_and_prints_its_table():
 def test_memory_benchmark_runs_the_command(tmp_path):
     out = run("cli_memory.py", "--segments", "3000", "--jobs", "0", "--dir", str(tmp_path))
     assert "(one process): BLEU = " in out and "| (one process) | 1 |" in out, out
+
+
+def test_rewards_benchmark_checks_and_prints_its_table():
+    # TensorBLEU's workload, quick grid: 256 tokens, batches 16 and 32, 1 and 4 references.
+    out = run("bench_rewards.py", "--quick")
+    assert "Equal to NLTK: batch_sentence_bleu" in out and "(4 cells, 96 pairs)" in out, out
+    assert "| 256 | 1 | 16 |" in out and "| 256 | 4 | 32 |" in out, out
+    assert "TensorBLEU T4 GPU, published" in out and "load average" in out, out
+    # Beside it, TensorBLEU's T4 speedup for 256 tokens and 32 pairs as published (Table 1: 3.8x); no A100 cell.
+    row = next(line for line in out.splitlines() if line.startswith("| 256 | 1 | 32 |"))
+    assert row.endswith("| 3.8 | - |"), row
+    assert "2-D arrays left out" in out or "(lists of ints and 2-D arrays)" in out, out

@@ -13,8 +13,10 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleu_cli import compare, report
+from bleu_scratch import SACREBLEU_TOKENIZERS
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import write
+from tests.cli.test_sacrebleu_tokenizers import HYPOTHESES, REFERENCES
 from tests.cli.test_scoring_and_report import Terminal
 
 # Two systems of WMT17: one significantly better than the baseline, one not.
@@ -39,19 +41,22 @@ def files(wmt17):
     return [wmt17.system_path("LIUM-NMT.4900"), *map(wmt17.system_path, SYSTEMS), "--references", wmt17.reference_path]
 
 
-def sacrebleu_run(wmt17, test_type: str, n_samples: int, tokenize: str = "13a", n_ar_confidence: int = -1):
-    """sacrebleu's PairedTest of the same files (as read_lines reads them), at its default seed 12345."""
+def sacrebleu_run(paths: list[str], test_type: str, n_samples: int, tokenize: str = "13a", n_ar_confidence: int = -1):
+    """sacrebleu's PairedTest of the same files (as read_lines reads them), at its default seed 12345.
+
+    ``paths`` are the command line's: the baseline, the systems, ``--references`` and one reference.
+    """
     os.environ.pop("SACREBLEU_SEED", None)
-    paths = [wmt17.system_path("LIUM-NMT.4900"), *map(wmt17.system_path, SYSTEMS)]
-    metrics = {"BLEU": BLEU(references=[read_lines(wmt17.reference_path)], tokenize=tokenize)}
-    named = [(path, read_lines(path)) for path in paths]
+    *systems, _, reference = paths
+    metrics = {"BLEU": BLEU(references=[read_lines(reference)], tokenize=tokenize)}
+    named = [(path, read_lines(path)) for path in systems]
     return PairedTest(named, metrics, None, test_type=test_type, n_samples=n_samples, n_ar_confidence=n_ar_confidence)()
 
 
 @pytest.fixture(scope="module")
-def sacrebleu_defaults(wmt17):
+def sacrebleu_defaults(files):
     """sacrebleu's paired bootstrap with its defaults (13a, 1,000 resamples), as the command's defaults."""
-    return sacrebleu_run(wmt17, "bs", 1000)
+    return sacrebleu_run(files, "bs", 1000)
 
 
 def sacrebleu_rows(results) -> list[tuple]:
@@ -74,9 +79,9 @@ def test_json_is_sacrebleus_paired_bootstrap(capsys, files, sacrebleu_defaults):
     assert (report["test"], report["samples"], report["seed"], report["tokenize"]) == ("bs", 1000, 12345, "13a")
 
 
-def test_json_is_sacrebleus_approximate_randomization(capsys, wmt17, files):
+def test_json_is_sacrebleus_approximate_randomization(capsys, files):
     # The intervals from 1,000 resamples: sacrebleu's n_ar_confidence=1000.
-    signatures, results = sacrebleu_run(wmt17, "ar", 1000, tokenize="none", n_ar_confidence=1000)
+    signatures, results = sacrebleu_run(files, "ar", 1000, tokenize="none", n_ar_confidence=1000)
     status, out, err = run_compare(capsys, *files, "--test", "ar", "--samples", "1000", "--tokenize", "none", "--json")
     assert (status, err) == (0, "")
     report = json.loads(out)
@@ -119,6 +124,25 @@ def test_seed_none_and_other_tokenizers(capsys, files):
     assert (status, report["seed"], report["signature"]) == (0, None, None)
     status, out, _ = run_compare(capsys, *files, "--samples", "50", "--tokenize", "punctuation")
     assert out.splitlines()[-1] == "tokenizer 'punctuation' is lesson 01's; sacrebleu has none of that name"
+
+
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory):
+    """Files of several scripts: the baseline, a system (each line's first half) and the reference."""
+    folder = tmp_path_factory.mktemp("scripts")
+    texts = {"baseline": HYPOTHESES, "system": [line[: len(line) // 2] for line in HYPOTHESES], "ref": REFERENCES}
+    paths = {name: write(folder / f"{name}.txt", ("\n".join(text) + "\n").encode()) for name, text in texts.items()}
+    return [paths["baseline"], paths["system"], "--references", paths["ref"]]
+
+
+@pytest.mark.parametrize("tokenize", SACREBLEU_TOKENIZERS)
+def test_every_sacrebleu_tokenizer_gives_sacrebleus_numbers_and_signature(capsys, scripts, tokenize):
+    signatures, results = sacrebleu_run(scripts, "bs", 100, tokenize=tokenize)
+    status, out, err = run_compare(capsys, *scripts, "--tokenize", tokenize, "--samples", "100", "--json")
+    assert (status, err) == (0, "")
+    report = json.loads(out)
+    assert json_rows(report) == sacrebleu_rows(results)
+    assert report["signature"] == signatures["BLEU"].format()
 
 
 def test_a_byte_order_mark_is_dropped(capsys, tmp_path):
@@ -190,7 +214,8 @@ def test_bad_input_as_a_module_has_no_traceback(tmp_path, files):
         (["--samples", "0"], "--samples: must be a whole number of at least 1"),
         (["--seed", "-3"], "--seed: must be a whole number of at least 0, or none"),
         (["--test", "sign"], "--test: invalid choice"),
-        (["--tokenize", "intl"], "--tokenize: invalid choice"),
+        (["--tokenize", "moses"], "--tokenize: invalid choice"),
+        (["--tokenize", "flores200"], "tokenize 'flores200' needs a downloaded SentencePiece model"),
     ],
 )
 def test_bad_options_stop_argparse_with_status_2(capsys, files, argv, words):
@@ -198,6 +223,7 @@ def test_bad_options_stop_argparse_with_status_2(capsys, files, argv, words):
         compare.main([*files, *argv])
     captured = capsys.readouterr()
     assert (stopped.value.code, captured.out) == (2, "")
+    assert captured.err.startswith("bleu-scratch-compare: error: ") and captured.err.count("\n") == 1
     assert words in captured.err
 
 

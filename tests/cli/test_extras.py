@@ -1,11 +1,12 @@
 """``--version``, and both commands without their optional extras: the feature, or one line naming the extra.
 
 tqdm is the extra ``[cli]`` (the progress bar), dask.distributed the extra
-``[dask]`` (``--jobs``, ``--scheduler``), MeCab the extras ``[ja]`` and ``[ko]``
-(``--tokenize ja-mecab``, ``ko-mecab``). A missing one is simulated in a
-subprocess by ``sys.modules[name] = None``, which makes its import fail as if
-it were not installed; the progress bar's case runs with stderr on a
-pseudo-terminal, as at a user's terminal.
+``[dask]`` (``--jobs``, ``--scheduler``), regex the extra ``[intl]``
+(``--tokenize intl``), MeCab the extras ``[ja]`` and ``[ko]`` (``ja-mecab``,
+``ko-mecab``). A missing one is simulated in a subprocess by
+``sys.modules[name] = None``, which makes its import fail as if it were not
+installed; the progress bar's case runs with stderr on a pseudo-terminal, as
+at a user's terminal.
 """
 
 import subprocess
@@ -16,6 +17,7 @@ import pytest
 import bleu_scratch
 from bleu_cli import compare, main
 from tests.cli.run_command import WMT15_LINE, write
+from tests.lessons.test_sacrebleu_tokenizers import MISSING_EXTRA
 from tests.terminal import run_in_terminal
 
 # The command run with some modules missing: python -c WITHOUT MODULES COMMAND ARGS...
@@ -112,15 +114,14 @@ def test_one_job_needs_no_dask(wmt15):
     assert (result.returncode, result.stdout, result.stderr) == (0, WMT15_LINE + "\n", "")
 
 
-@pytest.mark.parametrize("name, extra", [("ja-mecab", "ja"), ("ko-mecab", "ko")])
-def test_without_mecab_its_tokenizer_is_one_line_naming_the_extra(wmt15, name, extra):
+@pytest.mark.parametrize("command, prog", [(SCORE, "bleu-scratch"), (COMPARE, "bleu-scratch-compare")])
+@pytest.mark.parametrize("name", MISSING_EXTRA)
+def test_without_its_extra_a_tokenizer_is_one_line_naming_it(wmt15, command, prog, name):
+    files = [wmt15["google.ru"], wmt15["ref.ru"], *(["--references", wmt15["ref.ru"]] if command == COMPARE else [])]
     result = subprocess.run(
-        without("MeCab,mecab_ko", SCORE, wmt15["google.ru"], wmt15["ref.ru"], "--tokenize", name),
+        without("regex,MeCab,mecab_ko", command, *files, "--tokenize", name),
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr == (
-        f"bleu-scratch: error: tokenize '{name}' needs MeCab and its dictionary: pip install 'bleu-scratch[{extra}]'\n"
-    )
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"{prog}: error: {MISSING_EXTRA[name]}\n")

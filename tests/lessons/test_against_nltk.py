@@ -23,9 +23,9 @@ from nltk.translate import bleu_score as nltk_bleu
 import bleu_scratch
 from bleu_scratch import (
     BleuStats,
+    batch_corpus_stats,
     bleu_from_stats,
     corpus_stats,
-    fast_corpus_stats,
     sentence_stats,
 )
 from bleu_scratch.lesson05_sentence import max_n_of
@@ -212,7 +212,7 @@ def test_stats_add_up_over_sentences_and_slices(corpus, split, max_n):
         head = corpus_stats(list_of_references[:split], hypotheses[:split], max_n)
         tail = corpus_stats(list_of_references[split:], hypotheses[split:], max_n)
         assert head + tail == whole
-    assert fast_corpus_stats(list_of_references, hypotheses, max_n) == whole
+    assert batch_corpus_stats(list_of_references, hypotheses, max_n) == whole
 
 
 @settings(max_examples=examples(500))

@@ -2,7 +2,7 @@
 
 batch_sentence_stats counts a whole batch at once with numpy; each result must
 be lesson 05's sentence_stats of that pair, and each score of
-batch_sentence_bleu exactly sentence_bleu's (which tests/lessons/test_fast.py
+batch_sentence_bleu exactly sentence_bleu's (which tests/lessons/test_sentence.py
 and test_against_nltk.py hold equal to lesson 05's and to NLTK's), with the
 same warnings in the same order. Random batches over tiny vocabularies make
 every n-gram order match and repeat; tokens are words, int ids, numpy ints, or
@@ -42,19 +42,6 @@ def test_batch_statistics_equal_each_sentences_statistics(batch, max_n):
         sentence_stats(references, hypothesis, max_n) for references, hypothesis in zip(list_of_references, hypotheses)
     ]
     assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
-
-
-@settings(max_examples=examples(100))
-@given(batches(), st.integers(1, 4))
-def test_statistics_are_the_same_where_keys_are_too_wide_to_pack(batch, max_n):
-    """batch_counts sorts keys packed into one int64 when they fit, with np.lexsort when not; both must count alike."""
-    list_of_references, hypotheses = batch
-    expected = batch_sentence_stats(list_of_references, hypotheses, max_n)
-    saved, bleu_scratch.lesson10_batch.PACKED_BITS = bleu_scratch.lesson10_batch.PACKED_BITS, 0
-    try:
-        assert batch_sentence_stats(list_of_references, hypotheses, max_n) == expected
-    finally:
-        bleu_scratch.lesson10_batch.PACKED_BITS = saved
 
 
 def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
@@ -138,3 +125,13 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
     theirs = [scored(nltk_sentence_bleu, r, h) for r, h in zip(list_of_references, hypotheses)]
     assert [repr(value) for value in ours] == [repr(value) for value, _ in theirs]
     assert our_warnings == [message for _, messages in theirs for message in messages]
+
+
+@settings(max_examples=examples(200))
+@given(st.lists(st.integers(0, 2**62), max_size=40), st.integers(0, 62))
+def test_the_ngram_dictionary_is_numpys_unique(keys, shift):
+    """ngram_dictionary packs keys with their positions when they fit, and leaves wider keys to np.unique."""
+    keys = np.array([key >> shift for key in keys], dtype=np.int64)
+    distinct, numbers = bleu_scratch.lesson10_batch.ngram_dictionary(keys)
+    expected_distinct, expected_numbers = np.unique(keys, return_inverse=True)
+    assert distinct.tolist() == expected_distinct.tolist() and numbers.tolist() == expected_numbers.tolist()

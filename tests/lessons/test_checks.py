@@ -302,21 +302,16 @@ def test_numpy_weights_with_auto_reweigh_and_a_long_hypothesis_equal_nltk(same_a
     "name",
     [
         "sentence_stats",
-        "fast_sentence_stats",
         "corpus_stats",
-        "fast_corpus_stats",
         "batch_corpus_stats",
         "batch_sentence_stats",
         "parallel_corpus_stats",
-        "fast_stats_of_pairs",
     ],
 )
 @pytest.mark.parametrize("max_n", [0, 2.5])
 def test_every_stats_function_checks_max_n(name, max_n):
     function = getattr(bleu_scratch, name)
-    if name == "fast_stats_of_pairs":
-        arguments = ([([["a", "b"]], ["a", "b"])],)
-    elif name in ("sentence_stats", "fast_sentence_stats"):
+    if name == "sentence_stats":
         arguments = ([["a", "b"]], ["a", "b"])
     else:
         arguments = ([[["a", "b"]]], [["a", "b"]])

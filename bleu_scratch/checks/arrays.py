@@ -1,0 +1,83 @@
+"""The checks of a batch given as arrays of token ids, as a training loop holds one, with their messages.
+
+numpy is imported only here, and only when such a batch arrives: the
+lessons up to 09 need the standard library alone.
+"""
+
+from numbers import Integral
+from typing import Any
+
+from .values import shortened
+
+
+def check_token_arrays(
+    list_of_references: Any, hypotheses: Any, pad_id: Any, hypothesis_lengths: Any, reference_lengths: Any
+) -> None:
+    """Raise a clear error unless the arrays, the pad id and the lengths make a batch of token ids.
+
+    >>> import numpy as np
+    >>> check_token_arrays(np.array([[1, 2]]), np.array([[1, 2]]), 0, None, None)
+    >>> check_token_arrays(np.array([[1, 2]]), np.array([[1.0, 2.0]]), 0, None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: hypotheses is a 2-D array of float64, but token ids are integers: ...
+    """
+    import numpy as np
+
+    _check_ids("hypotheses", hypotheses, (2,), "(batch, length)")
+    _check_ids("list_of_references", list_of_references, (2, 3), "(batch, references, length) or (batch, length)")
+    if len(hypotheses) == 0:
+        raise ValueError("the batch is empty (no hypotheses): there is nothing to score")
+    if len(list_of_references) != len(hypotheses):
+        raise ValueError(
+            f"there are {len(hypotheses)} hypotheses but {len(list_of_references)} rows of references; "
+            f"the arrays need the same first dimension, the batch"
+        )
+    if list_of_references.ndim == 3 and list_of_references.shape[1] == 0:
+        raise ValueError("list_of_references has no reference per hypothesis (shape (batch, 0, length))")
+    if pad_id is not None and (not isinstance(pad_id, Integral) or isinstance(pad_id, bool)):
+        raise TypeError(f"pad_id must be an int (the id that pads each row), got {shortened(pad_id)}")
+    if pad_id is not None and (hypothesis_lengths is not None or reference_lengths is not None):
+        raise ValueError("give pad_id or the lengths, not both: each marks where a row's tokens are")
+    if (hypothesis_lengths is None) != (reference_lengths is None):
+        raise ValueError("give hypothesis_lengths and reference_lengths together (or pad_id)")
+    if hypothesis_lengths is not None:
+        _check_lengths("hypothesis_lengths", hypothesis_lengths, hypotheses.shape[:1], hypotheses.shape[1])
+        _check_lengths(
+            "reference_lengths", reference_lengths, list_of_references.shape[:-1], list_of_references.shape[-1]
+        )
+    if pad_id is not None:
+        for name, rows in (("hypotheses", hypotheses), ("list_of_references", list_of_references)):
+            tokens = (rows != pad_id).reshape(-1, rows.shape[-1])
+            # One run of tokens per row: padding before it, after it, or both, never between tokens.
+            runs = np.count_nonzero(tokens[:, 1:] & ~tokens[:, :-1], axis=1) + tokens[:, 0]
+            if (runs > 1).any():
+                row = int(np.argmax(runs > 1))
+                raise ValueError(
+                    f"{name} has pad_id {pad_id} between tokens in row {row} (as flattened to (rows, length)): "
+                    f"padding may come before or after a row's tokens, not inside them"
+                )
+
+
+def _check_ids(name: str, array: Any, dimensions: tuple[int, ...], shape: str) -> None:
+    kind = getattr(getattr(array, "dtype", None), "kind", None)
+    if getattr(array, "ndim", None) not in dimensions:
+        raise TypeError(
+            f"{name} must be an array of shape {shape} when hypotheses is a 2-D array, got "
+            f"{type(array).__name__} with shape {getattr(array, 'shape', None)}"
+        )
+    if kind not in ("i", "u"):
+        raise TypeError(
+            f"{name} is a {array.ndim}-D array of {array.dtype}, but token ids are integers: "
+            f"convert it with .astype(int), or pass lists of tokens"
+        )
+
+
+def _check_lengths(name: str, lengths: Any, shape: tuple[int, ...], longest: int) -> None:
+    import numpy as np
+
+    lengths = np.asarray(lengths)
+    if lengths.dtype.kind not in ("i", "u") or lengths.shape != shape:
+        raise ValueError(f"{name} must be integers of shape {shape}, got {lengths.dtype} of shape {lengths.shape}")
+    if lengths.size and (lengths.min() < 0 or lengths.max() > longest):
+        raise ValueError(f"{name} must be from 0 to the row length {longest}, got {lengths.min()} to {lengths.max()}")

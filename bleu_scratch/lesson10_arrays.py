@@ -1,0 +1,154 @@
+"""Lesson 10: a batch as arrays, every token a number and every text a length.
+
+numpy counts numbers in arrays, so a batch of sentence pairs first becomes a
+``TokenArrays``: one flat array of token numbers (the hypotheses, then every
+sentence's references in order), and the length of each text. Tokens may come
+as people have them:
+
+- lists of words: each distinct word gets a number through a dict, so two
+  tokens get the same number exactly when they are equal in NLTK's Counters;
+- lists of integer token ids: the ids are the numbers;
+- 2-D integer arrays, as a training loop holds a batch (hypotheses of shape
+  (batch, length); references of shape (batch, references, length), or
+  (batch, length) for one reference each), with each row's length given or
+  its padding marked by ``pad_id``: the rows' tokens are read out of the
+  array at once, with no Python loop over them.
+"""
+
+import struct
+from collections import defaultdict
+from collections.abc import Sequence
+from itertools import chain, count, repeat
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import checks
+from .checks import door
+from .lesson01_ngrams import Token
+
+# Ids this small stay as they are; larger ones, or other tokens, are numbered.
+ID_LIMIT = 1 << 31
+
+
+class TokenArrays(NamedTuple):
+    """A batch of sentence pairs as flat arrays; every token is a number below ``vocabulary``."""
+
+    tokens: np.ndarray  # the hypotheses' tokens, then each sentence's references', end to end
+    hyp_lens: np.ndarray  # per sentence
+    ref_lens: np.ndarray  # per reference, sentence by sentence
+    refs_per_sentence: np.ndarray
+    vocabulary: int
+
+
+@door(checks.batch)
+def token_arrays(
+    list_of_references: Any,
+    hypotheses: Any,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
+) -> TokenArrays:
+    """The batch as ``TokenArrays``, from lists of tokens or from 2-D integer arrays.
+
+    >>> token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
+    TokenArrays(tokens=array([0, 0, 1, 0, 2, 2, 2]), hyp_lens=array([3]), ref_lens=array([2, 2]), \
+refs_per_sentence=array([2]), vocabulary=3)
+
+    "the" is 0 and "dog" 1, as the hypothesis has them; "cat" and "a", in no
+    hypothesis, cannot match and share the number 2. With arrays, the pad id
+    marks where each row's tokens end:
+
+    >>> hypotheses = np.array([[5, 6, 7], [8, 0, 0]])
+    >>> references = np.array([[5, 6, 0], [8, 9, 0]])
+    >>> token_arrays(references, hypotheses, pad_id=0).tokens
+    array([5, 6, 7, 8, 5, 6, 8, 9])
+    """
+    if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
+        return _from_arrays(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
+    hyp_lens = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
+    refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
+    references = chain.from_iterable(list_of_references)
+    ref_lens = np.fromiter(map(len, references), np.int64, int(refs_per_sentence.sum()))
+    tokens, vocabulary = _numbered(list_of_references, hypotheses)
+    return TokenArrays(tokens, hyp_lens, ref_lens, refs_per_sentence, vocabulary)
+
+
+def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.ndarray, int]:
+    """Every token of the batch as a number, hypotheses first, then the references in order; and how many numbers.
+
+    Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
+    numbered by a dict, so they get the same number exactly when they are
+    equal in NLTK's Counters; a reference token found in no hypothesis cannot
+    match, and they all share one number.
+    """
+    hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
+    reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
+    ids = _as_ids(hypothesis_tokens + reference_tokens)
+    if ids is not None:
+        return ids, int(ids.max(initial=0)) + 1
+    # A new hypothesis token gets the next number as it is first seen (in C: the
+    # defaultdict calls the counter); then every reference token is looked up, and
+    # one found in no hypothesis gets the number after them.
+    numbers: defaultdict[Token, int] = defaultdict(count().__next__)
+    hypothesis_numbers = _look_up(numbers, hypothesis_tokens)
+    unmatched = len(numbers)
+    numbers.default_factory = repeat(unmatched).__next__
+    return _as_ids(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1  # type: ignore[return-value]
+
+
+def _as_ids(tokens: tuple) -> np.ndarray | None:
+    """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
+
+    ``struct.pack`` turns each int into 4 bytes in C, with less work per int
+    than ``np.fromiter`` does, and refuses anything else: a str, or a float
+    equal to an id (1.0 and 1 are one token in NLTK's Counters, so such a
+    batch is numbered by the dict, like words).
+
+    >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
+    (array([         0,          7, 2147483647]), None, None, None)
+    """
+    try:
+        ids = np.frombuffer(struct.pack(f"={len(tokens)}i", *tokens), np.int32).astype(np.int64)
+    except struct.error:
+        return None
+    return ids if ids.min(initial=0) >= 0 else None
+
+
+def _look_up(table: dict, keys: tuple) -> tuple:
+    """``table[key]`` of every key, looked up in C by one ``itemgetter`` call.
+
+    ``itemgetter`` needs at least one key, and with one it returns the value
+    itself, not a tuple: those two cases are looked up one by one.
+    """
+    return itemgetter(*keys)(table) if len(keys) > 1 else tuple(table[key] for key in keys)
+
+
+def _from_arrays(
+    references: np.ndarray,
+    hypotheses: np.ndarray,
+    pad_id: int | None,
+    hypothesis_lengths: Any,
+    reference_lengths: Any,
+) -> TokenArrays:
+    """``TokenArrays`` of a padded batch: each row's tokens, in order, read out through a mask of where they are."""
+    batch = len(hypotheses)
+    references = references.reshape(batch, -1, references.shape[-1])  # (batch, length): one reference each
+    hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
+    ref_mask = tokens_mask(references, pad_id, reference_lengths)
+    tokens = np.concatenate([hypotheses[hyp_mask], references[ref_mask]]).astype(np.int64)
+    if len(tokens) and (tokens.min() < 0 or tokens.max() >= ID_LIMIT):
+        _, tokens = np.unique(tokens, return_inverse=True)  # ids numbered 0, 1, 2, ... in the order of their values
+    refs_per_sentence = np.full(batch, references.shape[1], dtype=np.int64)
+    vocabulary = int(tokens.max(initial=0)) + 1
+    return TokenArrays(tokens, hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence, vocabulary)
+
+
+def tokens_mask(rows: np.ndarray, pad_id: int | None, lengths: Any) -> np.ndarray:
+    """True where ``rows`` hold a token: the first ``lengths`` of each row, or where it is not ``pad_id``."""
+    if lengths is not None:
+        return np.arange(rows.shape[-1]) < np.asarray(lengths).reshape(rows.shape[:-1] + (1,))
+    if pad_id is not None:
+        return rows != pad_id
+    return np.ones(rows.shape, dtype=bool)

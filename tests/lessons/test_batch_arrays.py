@@ -1,0 +1,119 @@
+"""A batch of token ids in 2-D arrays, as a training loop holds it: each score is NLTK's for the unpadded rows.
+
+The rows are padded on the right, on the left, or cut by lengths; references
+come as a 3-D array (several per sentence) or a 2-D one (one each); ids may be
+negative or past 2**31, which lesson 10 numbers again. Each value, type and
+warning must be NLTK's ``sentence_bleu`` of the same tokens as plain lists.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction
+from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+from bleu_scratch import batch_sentence_bleu, batch_sentence_stats
+from tests.quick import examples
+
+PAD = -100  # Hugging Face's label padding: a negative id, so the other ids are numbered again
+IDS = [(0, 1, 2), (5, 7, 2**40), (3, 4, 5, 6, 7, 8)]
+
+
+@st.composite
+def padded_batches(draw):
+    """(reference rows, hypothesis rows): 1 to 6 sentences, 1 to 3 references, 0 to 8 ids each."""
+    ids = st.sampled_from(draw(st.sampled_from(IDS)))
+    sentence = st.lists(ids, max_size=8)
+    references = draw(st.integers(1, 3))
+    pairs = draw(
+        st.lists(
+            st.tuples(st.lists(sentence, min_size=references, max_size=references), sentence), min_size=1, max_size=6
+        )
+    )
+    return [refs for refs, _ in pairs], [hyp for _, hyp in pairs]
+
+
+def padded(rows: list[list[int]], width: int, left: bool) -> np.ndarray:
+    return np.array([[PAD] * (width - len(row)) + row if left else row + [PAD] * (width - len(row)) for row in rows])
+
+
+def scored(function, *arguments, **options) -> tuple[str, list[str]]:
+    """The scores' repr (values and types, bit for bit) and the warnings given."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = function(*arguments, **options)
+    return repr(value), [str(w.message) for w in caught]
+
+
+def nltk_scores(list_of_references, hypotheses, weights, smoothing):
+    return [nltk_sentence_bleu(refs, hyp, weights, smoothing) for refs, hyp in zip(list_of_references, hypotheses)]
+
+
+@settings(max_examples=examples(200))
+@given(
+    padded_batches(),
+    st.booleans(),
+    st.sampled_from([(0.25, 0.25, 0.25, 0.25), (0.5, 0.5)]),
+    st.sampled_from([None, SmoothingFunction().method1, SmoothingFunction().method4]),
+)
+def test_padded_arrays_score_as_nltk_scores_the_rows(batch, left, weights, smoothing):
+    list_of_references, hypotheses = batch
+    width = max(len(row) for refs in list_of_references for row in [*refs] + hypotheses) + 2
+    hyp_array = padded(hypotheses, width, left)
+    ref_array = np.stack([padded(refs, width + 1, left) for refs in list_of_references])
+    expected = scored(nltk_scores, list_of_references, hypotheses, weights, smoothing)
+    assert scored(batch_sentence_bleu, ref_array, hyp_array, weights, smoothing, pad_id=PAD) == expected
+    if len(list_of_references[0]) == 1:  # one reference each: a 2-D array will do
+        assert scored(batch_sentence_bleu, ref_array[:, 0], hyp_array, weights, smoothing, pad_id=PAD) == expected
+
+
+@settings(max_examples=examples(100))
+@given(padded_batches())
+def test_lengths_cut_the_rows_whatever_follows(batch):
+    list_of_references, hypotheses = batch
+    width = 10
+    # What follows a row's tokens is junk that would match, were it read.
+    hyp_array = np.array([row + [5] * (width - len(row)) for row in hypotheses])
+    ref_array = np.array([[row + [5] * (width - len(row)) for row in refs] for refs in list_of_references])
+    lengths = (
+        np.array([len(row) for row in hypotheses]),
+        np.array([[len(row) for row in refs] for refs in list_of_references]),
+    )
+    expected = scored(nltk_scores, list_of_references, hypotheses, (0.5, 0.5), None)
+    options = {"hypothesis_lengths": lengths[0], "reference_lengths": lengths[1]}
+    assert scored(batch_sentence_bleu, ref_array, hyp_array, (0.5, 0.5), **options) == expected
+
+
+def test_a_whole_array_is_every_rows_tokens():
+    hypotheses = np.array([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=np.int32)
+    references = np.array([[[1, 2, 3, 5]], [[5, 6, 7, 8]]], dtype=np.uint16)
+    expected = [batch_sentence_stats([[row.tolist() for row in refs] for refs in references], hypotheses.tolist())]
+    assert [batch_sentence_stats(references, hypotheses)] == expected
+
+
+@pytest.mark.parametrize(
+    "references, hypotheses, options, error, message",
+    [
+        (np.array([[1, 2]]), np.array([[1.0, 2.0]]), {}, TypeError, "token ids are integers"),
+        (np.array([[1, 2], [3, 4]]), np.array([[1, 2]]), {}, ValueError, "1 hypotheses but 2 rows of references"),
+        (np.array([[1, 2]]), np.array([[1, 0, 2]]), {"pad_id": 0}, ValueError, "between tokens in row 0"),
+        (np.array([[1, 2]]), np.array([[1, 2]]), {"pad_id": 0, "hypothesis_lengths": [1]}, ValueError, "not both"),
+        (np.array([[1, 2]]), np.array([[1, 2]]), {"hypothesis_lengths": [1]}, ValueError, "together"),
+        (
+            np.array([[1, 2]]),
+            np.array([[1, 2]]),
+            {"hypothesis_lengths": [3], "reference_lengths": [1]},
+            ValueError,
+            "from 0 to the row length 2",
+        ),
+        ([[[1, 2]]], [[1, 2]], {"pad_id": 0}, TypeError, "pad_id marks the tokens of each row of a 2-D array"),
+        (np.array([[1, 2]]), np.array([[1, 2]]), {"pad_id": 0.5}, TypeError, "pad_id must be an int"),
+        ([[1, 2]], np.array([[1, 2]]), {}, TypeError, "list_of_references must be an array of shape"),
+    ],
+)
+def test_a_malformed_batch_of_arrays_gets_one_clear_message(references, hypotheses, options, error, message):
+    with pytest.raises(error, match=message):
+        batch_sentence_bleu(references, hypotheses, **options)
