@@ -68,7 +68,7 @@ def tool_line(tool: str, value: Any, as_json: bool = False) -> str:
     """
     if as_json:
         return json.dumps({"tool": tool, "score": float(value), "signature": tool_signature(tool)})
-    return f"{tool} = {value} ({tool_signature(tool)})"
+    return f"{tool} = {value!s} ({tool_signature(tool)})"
 
 
 def warning_text(message: str, max_n: int) -> str:

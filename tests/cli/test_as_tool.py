@@ -85,3 +85,13 @@ def test_a_tool_that_itself_fails_is_one_line_and_exit_2(capsys, tmp_path, tool)
     status, out, err = run_main(capsys, "--as", tool, hypothesis, reference)
     assert (status, out) == (2, "")
     assert err.startswith(f"bleu-scratch: error: {tool} itself stops on these files (") and err.count("\n") == 1
+
+
+def test_a_float32_prints_as_numpy_prints_it(capsys, data_dir):
+    entry = RECORDED["corpora"]["wmt17-uedin-nmt"]
+    root = data_dir.parent
+    status, out, _ = run_main(
+        capsys, "--as", "torchmetrics", str(root / entry["hypothesis_file"]), str(root / entry["reference_files"][0])
+    )
+    theirs = np.float32(entry["scores"]["torchmetrics"])
+    assert (status, out) == (0, f"torchmetrics = {theirs!s} ({tool_signature('torchmetrics')})\n")
