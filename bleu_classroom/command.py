@@ -1,13 +1,4 @@
-"""The course tools' command line (``bleu-classroom``).
-
-::
-
-    bleu-classroom release OUT_DIR [--force] [--source CHECKOUT]
-    bleu-classroom grade DIR [--json] [--only NAME] [--budget SECONDS] [--memory-mb MB] [--seed N]
-    bleu-classroom tag-nbgrader [NOTEBOOK_DIR]
-    bleu-classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-    bleu-classroom course-grades COURSE_DIR [--assignment NAME] [--feedback] [--json | --csv FILE]
-"""
+"""The course tools' command line, ``bleu-classroom`` (``bleu-classroom --help`` lists its commands)."""
 
 import argparse
 import json
@@ -15,34 +6,29 @@ import sys
 import time
 from pathlib import Path
 
-from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
 from .units import UNITS
 
-# What a command imports only when it runs, and the extra of bleu-scratch that installs it.
-EXTRAS = {"nbgrader": "course"}
+DEFAULT_ASSIGNMENT = "bleu"  # the nbgrader assignment's name unless the instructor gives one
+# What a command imports only when it runs, and how to install it. Grading imports no lesson: the
+# grader's image (tools/grader_image.py) has none, and there only releasing stops for want of one.
+FIXES = {
+    "nbgrader": "pip install 'bleu-scratch[course]'",
+    "bleu_scratch": "run it where a checkout of the repository is installed (pip install -e CHECKOUT)",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="bleu-classroom",
-        description=(
-            "The course edition: release it, grade it, tag it for nbgrader, make an nbgrader course and its grades."
-        ),
+        prog="bleu-classroom", description="Release the student edition, grade it, run an nbgrader course."
     )
     commands = parser.add_subparsers(dest="command", required=True)
     release_parser = commands.add_parser("release", help="write the student edition (solutions replaced by stubs)")
     release_parser.add_argument("out_dir", type=Path)
     release_parser.add_argument("--force", action="store_true", help="write into a non-empty directory")
     release_parser.add_argument(
-        "--source",
-        type=Path,
-        metavar="CHECKOUT",
-        help=(
-            "the checkout of the repository to release "
-            "(default: the one this package is installed from, with pip install -e)"
-        ),
+        "--source", type=Path, metavar="CHECKOUT", help="the checkout to release (default: this editable install's)"
     )
     grade_parser = commands.add_parser("grade", help="grade the bleu_scratch package of a student edition")
     grade_parser.add_argument("directory", type=Path, nargs="?", default=Path("."))
@@ -51,114 +37,75 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions"
     )
     grade_parser.add_argument(
-        "--budget",
-        type=float,
-        default=DEFAULT_BUDGET,
-        metavar="SECONDS",
-        help=(
-            "seconds each graded function may take in all, its process started and every case run "
-            f"(default {DEFAULT_BUDGET:g})"
-        ),
-    )
+        "--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+        help=f"seconds each graded function may take in all, start and cases (default {DEFAULT_BUDGET:g})",
+    )  # fmt: skip
     grade_parser.add_argument(
-        "--memory-mb",
-        type=int,
-        default=DEFAULT_MEMORY_MB,
-        metavar="MB",
-        help=f"memory each graded function's process may use, on Linux (default {DEFAULT_MEMORY_MB}; 0: no limit)",
-    )
-    grade_parser.add_argument(
-        "--seed",
-        type=int,
-        help="the seed of the random cases (default: the one the grader drew once and keeps in its cache folder)",
-    )
+        "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+        help=f"memory each graded function may use (default {DEFAULT_MEMORY_MB}; 0: no limit)",
+    )  # fmt: skip
+    grade_parser.add_argument("--seed", type=int, help="the random cases' seed (default: the one the grader keeps)")
     tag_parser = commands.add_parser("tag-nbgrader", help="give the exercise and check cells nbgrader's cell metadata")
     tag_parser.add_argument("notebook_dir", type=Path, nargs="?", default=Path("notebooks"))
-    course_parser = commands.add_parser(
-        "nbgrader-course", help="lay out an nbgrader course: source/<assignment>/ and nbgrader_config.py"
-    )
+    course_parser = commands.add_parser("nbgrader-course", help="lay out an nbgrader course (source/ and its config)")
     course_parser.add_argument("course_dir", type=Path)
-    course_parser.add_argument(
-        "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
-    )
-    course_parser.add_argument(
-        "--notebooks", nargs="+", metavar="NN", help="the notebooks to include, by number (default: lessons 00-12)"
-    )
-    grades_parser = commands.add_parser(
-        "course-grades", help="notebook and package points by lesson, after nbgrader autograde (needs nbgrader)"
-    )
+    course_parser.add_argument("--notebooks", nargs="+", metavar="NN", help="the notebooks, by number (default: all)")
+    grades_parser = commands.add_parser("course-grades", help="notebook and package points by lesson, after autograde")
     grades_parser.add_argument("course_dir", type=Path)
-    grades_parser.add_argument(
-        "--assignment", default=DEFAULT_ASSIGNMENT, help=f"the assignment's name (default {DEFAULT_ASSIGNMENT})"
-    )
-    grades_parser.add_argument(
-        "--feedback",
-        action="store_true",
-        help="also put each lesson's package marks into nbgrader's feedback pages (after generate_feedback)",
-    )
+    grades_parser.add_argument("--feedback", action="store_true", help="add the package marks to feedback pages")
     grades_format = grades_parser.add_mutually_exclusive_group()
     grades_format.add_argument("--json", action="store_true", help="print the grades as JSON instead of a table")
-    grades_format.add_argument(
-        "--csv", type=Path, metavar="FILE", help="write the grades to FILE as CSV for an LMS (one row per student)"
-    )
+    grades_format.add_argument("--csv", type=Path, metavar="FILE", help="write one CSV row per student, for an LMS")
+    for sub in (course_parser, grades_parser):
+        sub.add_argument("--assignment", default=DEFAULT_ASSIGNMENT, help=f"(default {DEFAULT_ASSIGNMENT})")
     args = parser.parse_args(argv)
-    # Releasing and tagging read the stub from bleu_scratch, so they import it;
-    # grading must start even when the student's bleu_scratch does not import.
     try:
         if args.command == "tag-nbgrader":
             from .nbgrader_tags import tag_nbgrader_dir
 
             results = tag_nbgrader_dir(args.notebook_dir)
             for name, exercises, changed in results:
-                print(
-                    f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, "
-                    f"{'tagged' if changed else 'unchanged'}"
-                )
+                said = "tagged" if changed else "unchanged"
+                print(f"{name}: {exercises} exercise{'s' if exercises != 1 else ''}, {said}")
             print(f"{sum(changed for *_, changed in results)} of {len(results)} notebooks changed")
         elif args.command == "release":
-            from .release import REPO_ROOT, release
-
-            started = time.perf_counter()
-            edition = release(args.out_dir, force=args.force, source=args.source or REPO_ROOT)
-            functions = sum(len(names) for names in edition.stubbed.values())
-            print(
-                f"wrote the student edition to {args.out_dir}: {len(edition.files)} files, "
-                f"{functions} functions to write in {len(edition.stubbed)} modules, "
-                f"{sum(edition.notebook_exercises.values())} exercise cells "
-                f"in {len(edition.notebook_exercises)} notebooks "
-                f"({time.perf_counter() - started:.1f}s)"
-            )
-            graded = {unit.name for unit in UNITS}
-            ungraded = [
-                f"{name} ({Path(module).name})"
-                for module, names in sorted(edition.stubbed.items())
-                for name in names
-                if name not in graded
-            ]
-            if ungraded:
-                print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
+            _release(args)
         elif args.command == "nbgrader-course":
             _nbgrader_course(args)
         elif args.command == "course-grades":
             _course_grades(args)
         else:
-            report = grade(
-                args.directory, budget=args.budget, only=args.only, memory_mb=args.memory_mb, seed=args.seed, cache=True
-            )
+            report = grade(args.directory, args.budget, args.only, args.memory_mb, args.seed, cache=True)
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
         print(f"classroom {args.command}: error: {error}", file=sys.stderr)
         return 1
     except ModuleNotFoundError as error:
         missing = (error.name or "").split(".")[0]
-        if missing not in EXTRAS:
+        if missing not in FIXES:
             raise
-        print(
-            f"bleu-classroom: error: {args.command} needs {missing}: pip install 'bleu-scratch[{EXTRAS[missing]}]'",
-            file=sys.stderr,
-        )
+        print(f"bleu-classroom: error: {args.command} needs {missing}: {FIXES[missing]}", file=sys.stderr)
         return 2
     return 0
+
+
+def _release(args: argparse.Namespace) -> None:
+    from .release import REPO_ROOT, release
+
+    started = time.perf_counter()
+    edition = release(args.out_dir, force=args.force, source=args.source or REPO_ROOT)
+    print(
+        f"wrote the student edition to {args.out_dir}: {len(edition.files)} files, "
+        f"{sum(map(len, edition.stubbed.values()))} functions to write in {len(edition.stubbed)} modules, "
+        f"{sum(edition.notebook_exercises.values())} exercise cells in {len(edition.notebook_exercises)} notebooks "
+        f"({time.perf_counter() - started:.1f}s)"
+    )
+    graded = {unit.name for unit in UNITS}
+    ungraded = [
+        f"{f} ({Path(m).name})" for m, names in sorted(edition.stubbed.items()) for f in names if f not in graded
+    ]
+    if ungraded:
+        print(f"note: the grader does not grade these exercises: {', '.join(ungraded)}", file=sys.stderr)
 
 
 def _nbgrader_course(args: argparse.Namespace) -> None:
@@ -181,9 +128,7 @@ def _course_grades(args: argparse.Namespace) -> None:
         pages = add_package_feedback(args.course_dir, args.assignment, grades)
         print(f"added the package's marks to {pages} feedback pages", file=sys.stderr)
     if args.json:
-        print(
-            json.dumps({"assignment": args.assignment, "students": [grade_.as_dict() for grade_ in grades]}, indent=2)
-        )
+        print(json.dumps({"assignment": args.assignment, "students": [g.as_dict() for g in grades]}, indent=2))
     elif args.csv:
         args.csv.write_text(lms_csv(grades), encoding="utf-8")
         print(f"wrote the grades of {len(grades)} students to {args.csv}")

@@ -1,20 +1,10 @@
-"""pytest in the student edition: a test that reaches an exercise not written yet is skipped, not failed.
+"""pytest in the student edition (``bleu-classroom release`` writes it as its conftest.py; the repository has none).
 
-``bleu-classroom release`` writes this file as the edition's
-top-level conftest.py. The instructor's repository has none: there a
-missing function is a failure like any other.
-
-A skipped test names the exercise it waits for, and the summary at the end
-counts the tests that wait for each one (``pytest -rs`` lists them all). A
-test of a function you wrote that gives a wrong answer fails as usual.
-
-A notebook stops at its first cell that reaches an unwritten exercise (a
-lesson function, or the notebook's own exercise cell), as Jupyter's "Run All"
-does: its later cells are skipped too. The commands catch a stub's error
-and exit with a message naming it, so a failed test of tests/cli/ is
-skipped while the command it tests, tried here on two-word files, stops at
-an unwritten exercise: ``bleu-scratch-compare`` (lesson 11, tests/cli/test_compare.py)
-needs lessons that ``bleu-scratch`` does not.
+A test that reaches an exercise not written yet is skipped, not failed, and names the exercise; the
+summary counts the tests waiting for each one (``pytest -rs`` lists them). A wrong answer fails as usual.
+A notebook stops at its first cell that reaches an unwritten exercise, as Jupyter's "Run All" does. A
+command catches a stub's error and exits naming it, so a failed test of tests/cli/ is skipped while the
+command it tests stops at an unwritten exercise (``bleu-scratch-compare`` needs more lessons than ``bleu-scratch``).
 """
 
 import contextlib

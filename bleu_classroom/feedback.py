@@ -1,8 +1,9 @@
-"""What a student reads when an answer is wrong: where it first differs from NLTK's, and what kind of miss it is."""
+"""What a student reads when an answer is wrong: where it first differs from NLTK's, and what kind of miss it is.
+
+Values are as ``sandbox.encode`` gives them; ``show`` writes one as Python would."""
 
 import math
 
-from .plain import clip, show
 from .sandbox import STATS_FIELDS
 
 NUMBERS = ("int", "float", "bool", "Fraction", "Precision")
@@ -54,13 +55,14 @@ def _first_difference(got: list, want: list, path: str) -> str:
     kind = got[0]
     if kind != want[0]:
         return _miss(path, got, want)
+    parts = [(f".{field}", a, b) for field, a, b in zip(STATS_FIELDS, got[1:], want[1:])] if kind == "BleuStats" else []
     if kind in ("list", "tuple"):
-        for index, (a, b) in enumerate(zip(got[1], want[1])):
-            found = _first_difference(a, b, f"{path}[{index}]")
-            if found:
-                return found
-        if len(got[1]) != len(want[1]):
-            return f"{path or 'it'} has {len(got[1])} items, expected {len(want[1])}"
+        parts = [(f"[{index}]", a, b) for index, (a, b) in enumerate(zip(got[1], want[1]))]
+    for part, a, b in parts:
+        if found := _first_difference(a, b, f"{path}{part}"):
+            return found
+    if kind in ("list", "tuple") and len(got[1]) != len(want[1]):
+        return f"{path or 'it'} has {len(got[1])} items, expected {len(want[1])}"
     if kind in ("Counter", "dict"):
         mine, theirs = {show(k): v for k, v in got[1]}, {show(k): v for k, v in want[1]}
         for key in sorted(set(mine) | set(theirs)):
@@ -68,12 +70,51 @@ def _first_difference(got: list, want: list, path: str) -> str:
                 return f"key {key} is missing (NLTK has it, with {clip(show(theirs[key]), 40)})"
             if key not in theirs:
                 return f"key {key} should not be there"
-            found = _first_difference(mine[key], theirs[key], f"{path}[{key}]")
-            if found:
-                return found
-    if kind == "BleuStats":
-        for field, a, b in zip(STATS_FIELDS, got[1:], want[1:]):
-            found = _first_difference(a, b, f"{path}.{field}")
-            if found:
+            if found := _first_difference(mine[key], theirs[key], f"{path}[{key}]"):
                 return found
     return _miss(path, got, want)
+
+
+def show(plain: list) -> str:
+    """A short readable form of a value given by ``sandbox.encode``.
+
+    >>> show(["list", [["tuple", [["str", "the"], ["str", "cat"]]], ["Precision", 2, 4]]])
+    "[('the', 'cat'), Precision(2, 4)]"
+    """
+    kind = plain[0]
+    if kind in ("bool", "int"):
+        return repr(plain[1])
+    if kind == "None":
+        return "None"
+    if kind == "float":
+        return repr(float.fromhex(plain[1]))
+    if kind == "str":
+        return repr(plain[1])
+    if kind in ("Fraction", "Precision"):
+        return f"{kind}({plain[1]}, {plain[2]})"
+    if kind == "Smoothing":
+        return f"SmoothingFunction().{plain[1]}"
+    if kind == "BleuStats":
+        return "BleuStats(" + ", ".join(f"{f}={show(v)}" for f, v in zip(STATS_FIELDS, plain[1:])) + ")"
+    if kind in ("Counter", "dict"):
+        body = ", ".join(f"{show(k)}: {show(v)}" for k, v in plain[1])
+        return f"Counter({{{body}}})" if kind == "Counter" else f"{{{body}}}"
+    if kind == "tuple":
+        items = [show(item) for item in plain[1]]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if kind == "list":
+        return "[" + ", ".join(show(item) for item in plain[1]) + "]"
+    return f"<a {plain[1]}>"
+
+
+def clip(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def call_text(name: str, plain_args: list) -> str:
+    """A graded call as the student would write it, arguments shortened.
+
+    >>> call_text("ngrams", [["list", [["str", "the"], ["str", "cat"]]], ["int", 2]])
+    "ngrams(['the', 'cat'], 2)"
+    """
+    return f"{name}({', '.join(clip(show(arg), 28) for arg in plain_args)})"

@@ -1,18 +1,12 @@
-"""Running untrusted code in bubblewrap, every limit kept from outside the sandbox.
+"""Running untrusted code in bubblewrap (Debian's ``bubblewrap``, command ``bwrap``), every limit kept outside.
 
-``run`` starts one command in a bubblewrap sandbox (Debian's ``bubblewrap``,
-command ``bwrap``): its own process, network, IPC and host-name namespaces
-(``--unshare-all``), no capabilities, killed with its parent, a new session.
-Inside there is only what the caller mounts, Python's own prefix (its installed
-packages hidden) and numpy, read-only, and a private ``/tmp`` of bounded size.
-Outside, the grader keeps the wall clock (it kills the sandbox, whatever runs
-there), reads at most ``max_output`` bytes of its output, and sets the limits
-before bubblewrap starts: each process's address space (a resource limit whose
-hard value equals the soft one), and, in a control group of its own where the
-system lets the grader make one, the memory and number of processes of the
-whole sandbox (without one, the process count is a resource limit on the
-user's processes). Bubblewrap was chosen because it is the small, well-kept
-tool Flatpak runs on, packaged by Debian, and needs no daemon.
+The sandbox has its own process, network, IPC and host-name namespaces, no capabilities, a new session,
+and dies with its parent. Inside is only what the caller mounts, the system's programs and Python (its
+installed packages hidden), numpy, all read-only, and a private ``/tmp`` of bounded size. From outside,
+the grader keeps the wall clock (it kills the sandbox), reads at most ``max_output`` bytes, and sets the
+limits before bubblewrap starts: each process's address space, and, in a control group where the system
+lets it make one, the memory and processes of the whole sandbox (else a limit on the user's processes).
+Bubblewrap: the small, well-kept tool Flatpak runs on, packaged by Debian, with no daemon.
 """
 
 import functools
@@ -147,17 +141,7 @@ def run(command: list[str], mounts: dict[str, Path], stdin: bytes, limits: Limit
 
 
 def _isolation() -> list[str]:
-    return [
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-    ]
+    return "--unshare-all --die-with-parent --new-session --cap-drop ALL --proc /proc --dev /dev".split()
 
 
 def _system() -> list[str]:
@@ -207,33 +191,37 @@ class _Cgroup:
 
     @classmethod
     def make(cls, limits: Limits) -> "_Cgroup | None":
-        name = f"bleu-grade-{uuid.uuid4().hex}"
-        root = CGROUP_ROOTS[0]
-        made: list[Path] = []
+        name, root, memory = f"bleu-grade-{uuid.uuid4().hex}", CGROUP_ROOTS[0], str(limits.memory_mb << 20)
+        group = cls([])
         try:
             if (root / "pids" / "tasks").exists():  # version 1: one hierarchy per controller
-                made.append(root / "pids" / name)
-                made[-1].mkdir()
-                (made[-1] / "pids.max").write_text(str(limits.processes))
+                plan = {root / "pids" / name: {"pids.max": str(limits.processes)}}
                 if limits.memory_mb and (root / "memory" / "tasks").exists():
-                    made.append(root / "memory" / name)
-                    made[-1].mkdir()
-                    (made[-1] / "memory.limit_in_bytes").write_text(str(limits.memory_mb << 20))
+                    plan[root / "memory" / name] = {"memory.limit_in_bytes": memory}
             elif "pids" in (root / "cgroup.subtree_control").read_text():  # version 2
-                made.append(root / name)
-                made[-1].mkdir()
-                (made[-1] / "pids.max").write_text(str(limits.processes))
+                plan = {root / name: {"pids.max": str(limits.processes)}}
                 if limits.memory_mb:
-                    (made[-1] / "memory.max").write_text(str(limits.memory_mb << 20))
-                    (made[-1] / "memory.swap.max").write_text("0")
+                    plan[root / name] |= {"memory.max": memory, "memory.swap.max": "0"}
+            else:
+                return None
+            for folder, settings in plan.items():
+                folder.mkdir()
+                group.folders.append(folder)
+                for setting, value in settings.items():
+                    (folder / setting).write_text(value)
         except OSError:
-            cls(made).remove()
+            group.remove()
             return None
-        return cls(made)
+        return group
 
     def kill(self) -> None:
         for _ in range(50):
-            pids = {int(pid) for folder in self.folders for pid in _lines(folder / "cgroup.procs")}
+            pids = set()
+            for folder in self.folders:
+                try:
+                    pids |= {int(pid) for pid in (folder / "cgroup.procs").read_text().split()}
+                except OSError:
+                    pass
             if not pids:
                 return
             for pid in pids:
@@ -253,13 +241,6 @@ class _Cgroup:
                     break
                 except OSError:  # its last processes are still being reaped
                     threading.Event().wait(0.02)
-
-
-def _lines(path: Path) -> list[str]:
-    try:
-        return path.read_text().split()
-    except OSError:
-        return []
 
 
 def _processes_of(uid: int) -> int:

@@ -1,14 +1,10 @@
 """nbgrader's autograde with each notebook's kernel in a bubblewrap sandbox.
 
-The course's ``nbgrader_config.py`` (``nbgrader_course``) names
-``SandboxedKernelManager``: autograde then starts each kernel through
-``python -m bleu_classroom.kernel CONNECTION_FILE -- KERNEL_COMMAND``, which
-runs the kernel in bubblewrap (``jail.py``) with the submission's autograded
-folder (its own copy, read-write), Python and the environment's packages
-read-only, and nothing else: not the gradebook, not the other submissions,
-not the instructor's lessons, no network. The kernel talks over Unix sockets
-in a private folder; this process joins each to the TCP port nbgrader
-connects to. The gradebook is written by nbgrader alone, outside.
+The course's ``nbgrader_config.py`` names ``SandboxedKernelManager``: autograde starts each kernel through
+``python -m bleu_classroom.kernel CONNECTION_FILE -- KERNEL_COMMAND``, which runs it in bubblewrap
+(``jail.py``) with the submission's autograded folder read-write, Python and the environment's packages
+read-only, and nothing else (no gradebook, no other submission, no lessons, no network). The kernel
+talks over Unix sockets that this process joins to the TCP ports nbgrader connects to.
 """
 
 import json

@@ -103,11 +103,7 @@ def _searched(line: str) -> str:
 
 
 def _distinctive(line: str) -> bool:
-    """Whether a solution line (as ``_searched``) gives something away alone.
-
-    Short lines are everywhere (``return p_n``, ``)``); so are lines that only
-    open a block or a bracket (``for n in range(1, max_n + 1):``,
-    ``return bleu_from_stats(``), whose content is in the lines after them.
+    """Whether a solution line gives something away alone: not short, not only opening a block or a bracket.
 
     >>> lines = ["return p_n", "for n in range(1, max_n + 1):", "return sum(x * x for x in values)"]
     >>> [_distinctive(line) for line in lines]

@@ -1,8 +1,6 @@
 """Solution markers: the lines between ``### BEGIN SOLUTION`` and ``### END SOLUTION``, as nbgrader marks them.
 
-In the package's lesson functions and in the notebooks' exercise cells, the
-solution stands between the two marker lines; ``strip_solutions`` replaces it
-by nbgrader's stub.
+``strip_solutions`` replaces each marked region (of a lesson function or an exercise cell) by nbgrader's stub.
 """
 
 import ast

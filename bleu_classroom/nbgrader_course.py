@@ -1,22 +1,9 @@
-"""The nbgrader course: a course directory that nbgrader's own commands take as it is.
+"""The nbgrader course (``bleu-classroom nbgrader-course``): a directory nbgrader's own commands take as it is.
 
-::
-
-    bleu-classroom nbgrader-course COURSE_DIR [--assignment NAME] [--notebooks 01 02 ...]
-
-writes
-
-- ``COURSE_DIR/source/<assignment>/NN_*.ipynb``: the instructor's notebooks, nbgrader-tagged,
-  at the top of the assignment (nbgrader processes only the top level's notebooks);
-  ``nbgrader generate_assignment`` replaces their solutions by stubs;
-- ``COURSE_DIR/source/<assignment>/bleu_scratch/``: the package of the student edition,
-  its lesson functions already stubs (nbgrader copies ``.py`` files unchanged, so the
-  instructor's package would ship its solutions);
-- ``COURSE_DIR/source/<assignment>/data/``: the lessons' data, which the notebooks find
-  beside the package (``bleu_scratch.notebook.data_dir``) wherever nbgrader runs them;
-- ``COURSE_DIR/nbgrader_config.py``: nbgrader's settings for every assignment in ``source/``.
-  ``nbgrader autograde`` overwrites a submission's other files with the source's, so the
-  config names the package modules students write: autograde keeps the student's.
+``source/<assignment>/`` gets the instructor's notebooks, tagged, at its top (nbgrader stubs their
+solutions), the student edition's ``bleu_scratch/`` (nbgrader copies ``.py`` files unchanged, so it must
+hold stubs already) and ``data/``; ``nbgrader_config.py`` names the modules autograde must keep (it would
+put the source's stubs back) and the sandboxed kernels (``kernel``).
 """
 
 import json
@@ -24,7 +11,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import DEFAULT_ASSIGNMENT
 from .errors import ClassroomError
 from .nbgrader_tags import notebook_json, tag_nbgrader
 from .release import REPO_ROOT, build_edition
@@ -93,9 +79,7 @@ def nbgrader_config(assignments: dict[str, list[str]]) -> str:
     )
 
 
-def lay_out_course(
-    course_dir: Path, assignment: str = DEFAULT_ASSIGNMENT, notebooks: list[str] | None = None
-) -> Course:
+def lay_out_course(course_dir: Path, assignment: str, notebooks: list[str] | None = None) -> Course:
     """Write ``source/<assignment>/`` and ``nbgrader_config.py`` under ``course_dir``.
 
     Other assignments already in ``source/`` stay, and keep their place in the config.

@@ -1,9 +1,4 @@
-"""nbgrader's cell metadata: each exercise cell a solution cell, the check after it a graded test.
-
-nbgrader stubs a solution region only in a cell whose metadata says it is a
-solution cell; ``tag_nbgrader`` writes that metadata, so that nbgrader takes
-the notebooks as they are.
-"""
+"""nbgrader's cell metadata: each exercise cell a solution cell (nbgrader stubs only those), its check a graded test."""
 
 import json
 import re
@@ -29,10 +24,7 @@ OUR_GRADE_ID = re.compile(r"exercise_\d+(_check)?$")
 def nbgrader_cell(kind: str, grade_id: str, points: float = CHECK_POINTS) -> dict:
     """nbgrader's metadata for an exercise cell ("solution"), its check ("check") or a written answer ("answer").
 
-    A solution cell is what the student edits; nbgrader stubs its marked
-    region. A check cell is a read-only autograder test worth ``points``. A
-    Markdown answer is graded by hand, so nbgrader wants it to be a solution
-    and a grade cell at once.
+    A check cell is a read-only test worth ``points``; a Markdown answer (graded by hand) is a solution and a grade.
 
     >>> nbgrader_cell("check", "exercise_1_check")
     {'grade': True, 'grade_id': 'exercise_1_check', 'locked': True, 'points': 1, 'schema_version': 3, 'solution': False}
@@ -57,12 +49,8 @@ def nbgrader_cell(kind: str, grade_id: str, points: float = CHECK_POINTS) -> dic
 def tag_nbgrader(notebook: dict, where: str = "<notebook>") -> int:
     """Tag each marked cell of ``notebook`` and its check cell for nbgrader, in place; return the number of exercises.
 
-    nbgrader stubs a solution region only in a cell whose metadata says it is a
-    solution cell, and stops otherwise (``ClearSolutions.enforce_metadata``).
-    The check cell is the next code cell, which must assert something. Points
-    an instructor has set on a cell are kept; grade_ids follow the exercises'
-    order (``exercise_1``, ``exercise_1_check``, ...). Sources and outputs are
-    not touched, so tagging twice changes nothing.
+    The check cell is the next code cell, which must assert something. An instructor's points are kept;
+    grade_ids follow the exercises (``exercise_1``, ``exercise_1_check``, ...); tagging twice changes nothing.
 
     >>> notebook = {"cells": [
     ...     {

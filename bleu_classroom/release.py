@@ -21,35 +21,15 @@ from .readme import student_readme
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # What a checkout has and site-packages has not: the edition is made of these.
 CHECKOUT_FOLDERS = ("bleu_scratch", "notebooks")
-# Never part of the edition: version control, caches, build output (site/ is
-# the lessons' website, tools/build_site.py's, solutions and all), CI and
-# speed benchmarks (they need the finished package), the instructor README,
-# which the student README replaces, and that README's template, and the tool
-# that stores notebook outputs for nbval (a student saves a notebook in Jupyter).
-# Nor are the course tools' own tests, and the tests that look for solution
-# markers (see _instructor_only): they check the instructor's copy.
-SKIPPED_NAMES = {
-    ".git",
-    ".ci",
-    "benchmarks",
-    "__pycache__",
-    ".pytest_cache",
-    ".ipynb_checkpoints",
-    ".hypothesis",
-    ".venv",
-    "venv",
-    "build",
-    "dist",
-    "site",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".tox",
-}
+# Never part of the edition: version control, caches, build output, the lessons' website (site/, solutions
+# and all), CI and the speed benchmarks (they need the finished package).
+SKIPPED_NAMES = {".git", ".ci", "benchmarks", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", ".hypothesis"}
+SKIPPED_NAMES |= {".venv", "venv", "build", "dist", "site", ".mypy_cache", ".ruff_cache", ".tox"}
 SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
-# The course tools are the instructor's: a grader in the students' hands is one they can read, or replace.
+# The instructor's: the README (the student README replaces it), the course tools and their tests (a grader in
+# the students' hands is one they can read, or replace), the tool that stores notebook outputs for nbval.
 INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/", "tools/refresh_notebooks.py", "tests/classroom/"}
-# Files the edition has under another name: the pytest hooks of the student
-# edition only (a test that reaches an unwritten exercise is skipped there).
+# The edition's pytest hooks (a test that reaches an unwritten exercise is skipped there).
 RENAMED = {"bleu_classroom/edition_conftest.py": "conftest.py"}
 
 
@@ -155,13 +135,8 @@ def release(out_dir: Path, force: bool = False, source: Path = REPO_ROOT) -> Edi
 
 
 def _instructor_only(rel: str, raw: bytes) -> bool:
-    """Whether a file stays out of the edition.
-
-    A test that mentions the solution markers checks the instructor's copy
-    (markers present, stored outputs): in the edition it would fail even when
-    every exercise is done; a test or tool that uses the course tools needs
-    what the edition does not have.
-    """
+    """Whether a file stays out of the edition: listed, or a test or tool that uses the course tools or looks
+    for solution markers (it checks the instructor's copy, and would fail in the edition)."""
     if rel in RENAMED:
         return False
     listed = rel in INSTRUCTOR_ONLY or any(rel.startswith(folder) for folder in INSTRUCTOR_ONLY if folder.endswith("/"))

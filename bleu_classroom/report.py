@@ -27,7 +27,6 @@ class Mark:
 @dataclass
 class Report:
     directory: str
-    package: str
     marks: list[Mark]
     seconds: float
 
@@ -42,7 +41,6 @@ class Report:
     def as_dict(self) -> dict:
         return {
             "directory": self.directory,
-            "package": self.package,
             "exercises": [mark.as_dict() for mark in self.marks],
             "score": self.score,
             "max_score": self.max_score,
@@ -54,7 +52,7 @@ class Report:
         """The report ``as_dict`` gave."""
         unit_of = {unit.name: unit for unit in UNITS}
         marks = [Mark(unit_of[row["function"]], row["points"], row["reason"]) for row in saved["exercises"]]
-        return cls(saved["directory"], saved["package"], marks, saved["seconds"])
+        return cls(saved["directory"], marks, saved["seconds"])
 
     def table(self) -> str:
         rows = [("exercise", "function", "points", "")]

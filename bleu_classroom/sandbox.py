@@ -1,17 +1,11 @@
 """What runs inside the sandbox: a student's function on the cases' arguments, its answers as typed JSON.
 
-The grader (``grader.py``) starts ``python -I -S -B -c BOOTSTRAP`` inside
-bubblewrap (``jail.py``) and writes this file's source and the job on its
-standard input: the function to call and its cases' arguments, never an
-expected answer. The process imports the copy of the student's package
-mounted at ``/submission``, calls the function on each case and writes one
-line of JSON per answer on its standard output. Whatever the student's code
-does in this process, it does where nothing but that copy, Python and numpy
-exist: the operating system, not this file, is the boundary.
-
-Values travel as JSON that keeps their exact types (``encode`` and
-``decode``, which the grader uses too); this module needs only the standard
-library.
+The grader starts ``python -I -S -B -c BOOTSTRAP`` in bubblewrap (``jail.py``) and writes this file's
+source and the job on its standard input: the function and its cases' arguments, never an answer. It
+imports the copy of the student's package at ``/submission``, calls the function on each case and writes
+one line of JSON per answer. Whatever the student's code does here, it does where only that copy, Python
+and numpy exist: the operating system, not this file, is the boundary. ``encode`` and ``decode`` (the
+grader's too) keep each value's exact type; this module needs only the standard library.
 """
 
 import json
@@ -25,9 +19,6 @@ from typing import Any
 
 STATS_FIELDS = ("hyp_len", "ref_len", "matches", "totals", "too_short")  # a BleuStats's, in order
 MAX_DEPTH = 40  # nesting of a value; deeper is refused, not a RecursionError in the grader
-
-
-# ---------------------------------------------------------------- values as typed JSON
 
 
 def encode(value: Any, classes: dict[str, type], depth: int = 0) -> list:
@@ -54,16 +45,15 @@ def encode(value: Any, classes: dict[str, type], depth: int = 0) -> list:
         return ["Precision", value.numerator, value.denominator]
     if kind is Fraction:
         return ["Fraction", value.numerator, value.denominator]
-    if kind is Counter or kind is dict or kind is tuple or kind is list:
-        if kind in (tuple, list):
-            return [kind.__name__, [encode(item, classes, depth + 1) for item in value]]
+    if kind is tuple or kind is list:
+        return [kind.__name__, [encode(item, classes, depth + 1) for item in value]]
+    if kind is Counter or kind is dict:
         # Zero counts are part of the value: {"the": 0} is not {}.
         items = [[encode(k, classes, depth + 1), encode(v, classes, depth + 1)] for k, v in value.items()]
         return [kind.__name__, sorted(items, key=json.dumps)]
     if kind is classes.get("BleuStats"):
         return ["BleuStats", *(encode(getattr(value, f), classes, depth + 1) for f in STATS_FIELDS)]
-    name = f"{kind.__module__}.{kind.__qualname__}"
-    return ["object", name]
+    return ["object", f"{kind.__module__}.{kind.__qualname__}"]
 
 
 def decode(plain: Any, classes: dict[str, Callable], smoothing: Any = None, depth: int = 0) -> Any:
@@ -103,9 +93,6 @@ def decode(plain: Any, classes: dict[str, Callable], smoothing: Any = None, dept
     raise ValueError(f"not a value: {str(plain)[:80]}")
 
 
-# ---------------------------------------------------------------- the process
-
-
 def main(job: dict, answers: Any) -> None:
     """Run ``job``'s cases, writing each answer to ``answers``."""
 
@@ -115,12 +102,10 @@ def main(job: dict, answers: Any) -> None:
 
     sys.path[:0] = job["path"]
     try:
-        package = __import__("bleu_scratch")
         modules = {name: __import__(f"bleu_scratch.{name}", fromlist=["_"]) for name in job["modules"]}
     except BaseException as error:  # noqa: BLE001 (a student's package may fail in any way)
         send(kind="import-failed", error=describe(error))
         return
-    send(kind="imported", file=getattr(package, "__file__", "") or "")
     found = {name: getattr(modules.get(module), name, None) for name, module in job["classes"].items()}
     classes = {"Precision": found["Precision"], "BleuStats": found["BleuStats"]}
     smoothing_class = found["SmoothingFunction"]

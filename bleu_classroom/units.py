@@ -21,7 +21,7 @@ class Unit:
 
 
 # The lesson classes the graded process needs, and their modules: the answers' types, and the
-# smoothing an argument names (lesson 07's, which any graded function may be handed).
+# smoothing an argument names (lesson 07's, copied into the sandbox for the functions handed one).
 CLASS_MODULES = {
     "Precision": "lesson03_precision",
     "BleuStats": "lesson05_sentence",
@@ -53,13 +53,7 @@ def select_units(only: list[str] | None) -> list[Unit]:
     """
     if not only:
         return list(UNITS)
-    chosen = [
-        unit
-        for unit in UNITS
-        if any(
-            key in (unit.name, unit.exercise, unit.exercise.split()[0], unit.exercise.split(" ", 1)[1]) for key in only
-        )
-    ]
+    chosen = [unit for unit in UNITS if {unit.name, unit.exercise, *unit.exercise.split(" ", 1)} & set(only)]
     if not chosen:
         names = ", ".join(unit.name for unit in UNITS)
         raise ClassroomError(

@@ -95,8 +95,8 @@ ROUND_ONE = {
     ],
     # A later lesson's working code, copied into the student's folder (see below).
     "corpus_stats": [
-        "from bleu_scratch.lesson10_fast import fast_corpus_stats",
-        "return fast_corpus_stats(list_of_references, hypotheses, max_n)",
+        "from bleu_scratch.lesson10_batch import batch_corpus_stats",
+        "return batch_corpus_stats(list_of_references, hypotheses, max_n)",
     ],
     # Links and directory handles leading out of the folder.
     "corpus_bleu": [
@@ -185,7 +185,13 @@ def sandboxes_left() -> list[psutil.Process]:
     left = []
     for process in psutil.process_iter(["cmdline"]):
         cmdline = " ".join(process.info["cmdline"] or [])
-        if "bleu_grading_sandbox" in cmdline or (cmdline.startswith("bwrap ") and "/submission" in cmdline):
+        # The sandbox's own processes, and the daemon the first attack of round two starts with subprocess.
+        if (
+            "bleu_grading_sandbox" in cmdline
+            or cmdline == "sleep 600"
+            or cmdline.startswith("bwrap ")
+            and "/submission" in cmdline
+        ):
             left.append(process)
     return left
 
@@ -202,9 +208,8 @@ def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: li
         set_function(student, MODULE[name], name, body)
     for name in honest:
         set_function(student, MODULE[name], name)
-    (student / "bleu_scratch" / "lesson10_fast.py").write_bytes(
-        (REPO / "bleu_scratch" / "lesson10_fast.py").read_bytes()
-    )
+    for module in ("lesson10_batch.py", "lesson10_arrays.py"):
+        (student / "bleu_scratch" / module).write_bytes((REPO / "bleu_scratch" / module).read_bytes())
     other = package_copy(edition, folder / "other")  # another student's submission, beside this one
     before, others_before = (
         snapshot(),
@@ -259,10 +264,8 @@ def test_what_the_attacks_found_is_nothing(round_one):
     # Nothing of NLTK or the instructor exists in the sandbox; no link or handle leads out of it.
     assert "raised RuntimeError at lesson05_sentence.py:" in round_one["sentence_stats"].reason
     assert "nothing of NLTK or the instructor anywhere" in round_one["sentence_stats"].reason
-    assert (
-        "fast_corpus_stats" in round_one["corpus_stats"].reason
-        or "NotImplementedError" in round_one["corpus_stats"].reason
-    )
+    # A later lesson is not in the sandbox: the copy holds the lessons up to the graded function's own.
+    assert "No module named 'bleu_scratch.lesson10_batch'" in round_one["corpus_stats"].reason
     assert "returned -1.0" in round_one["corpus_bleu"].reason
 
 

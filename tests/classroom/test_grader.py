@@ -25,7 +25,6 @@ def test_grading_the_repository_gives_full_marks(repo_report):
         (unit.name, unit.points, "") for unit in units.UNITS
     ]
     assert repo_report.score == repo_report.max_score == 24
-    assert Path(repo_report.package).name == "__init__.py"
 
 
 def test_a_fresh_edition_grades_zero_with_a_reason_each(fresh_report):
@@ -125,6 +124,28 @@ def test_a_package_that_does_not_import_gets_zero_with_the_error(edition, tmp_pa
     assert report.score == 0
     assert all(m.reason.startswith("bleu_scratch does not import: SyntaxError") for m in report.marks)
     assert "(lesson01_ngrams.py:" in report.marks[0].reason
+
+
+def test_a_later_lesson_broken_or_copied_in_costs_and_gives_nothing(edition, tmp_path):
+    # The sandbox's copy holds the lessons up to the graded function's own (lesson 07 for smoothing).
+    student = copy_of(edition, tmp_path, "student")
+    set_function(student, "lesson01_ngrams", "ngrams")
+    (student / "bleu_scratch" / "lesson08_variants.py").write_text("def half_written(:\n")
+    (student / "bleu_scratch" / "__init__.py").write_text("raise SystemExit('the package as a whole is not graded')")
+    assert [m.points for m in grader.grade(student, only=["ngrams"]).marks] == [2]
+
+
+def test_grading_never_imports_the_lessons(edition, tmp_path):
+    # The grader's image has no bleu_scratch (tools/grader_image.py): grading must not need it.
+    code = (
+        "import sys\n"
+        "sys.modules['bleu_scratch'] = None  # any import of it fails\n"
+        "from bleu_classroom import command, gradebook, kernel\n"
+        f"raise SystemExit(command.main(['grade', {str(edition)!r}, '--only', '01']))\n"
+    )
+    result = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, timeout=300)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[-1] == "score: 0/3"
 
 
 def test_grading_a_folder_without_a_package_is_a_clear_error(tmp_path):
