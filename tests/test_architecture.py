@@ -170,6 +170,7 @@ def test_every_lesson_function_with_a_check_has_a_door():
             "tokenize_ja_mecab",
             "tokenize_ko_mecab",
             "sacrebleu_from_stats",
+            "tool_bleu",
             "token_arrays",
             "fast_corpus_bleu",
             "parallel_corpus_stats",
