@@ -88,6 +88,7 @@ from .lesson09_tokenizers import (
     tokenize_zh,
 )
 from .lesson09_sacrebleu import sacrebleu_from_stats
+from .lesson09_tools import TOOLS, tool_bleu, tool_signature
 
 # Lessons 10 to 13 (10 and 11 use numpy): each name is imported from its module when first used.
 LATER_LESSONS = {
@@ -177,5 +178,8 @@ __all__ = [
     "tokenize_ko_mecab",
     "sacrebleu_tokenizer",
     "sacrebleu_from_stats",
+    "TOOLS",
+    "tool_bleu",
+    "tool_signature",
     *LATER_LESSONS,
 ]

@@ -168,6 +168,7 @@ def test_every_lesson_function_with_a_check_has_a_door():
             "tokenize_ja_mecab",
             "tokenize_ko_mecab",
             "sacrebleu_from_stats",
+            "tool_bleu",
             "fast_sentence_stats",
             "fast_corpus_stats",
             "fast_stats_of_pairs",

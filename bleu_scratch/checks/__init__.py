@@ -30,6 +30,7 @@ from .values import (
     check_sacrebleu_options,
     check_stats_for_weights,
     check_text,
+    check_text_corpus,
     check_text_references,
     check_tokens,
     check_weights,
@@ -179,6 +180,13 @@ def text_pair(arguments: dict[str, Any], function: str) -> None:
     """``hypothesis`` and ``references`` as lines of text, for a function that tokenizes them itself."""
     check_text(arguments["hypothesis"], "hypothesis", function)
     arguments["references"] = check_text_references(arguments["references"], function)
+
+
+def text_corpus(arguments: dict[str, Any], function: str) -> None:
+    """``hypotheses`` and ``list_of_references`` as lines of text, for a function that tokenizes them itself."""
+    arguments["hypotheses"], arguments["list_of_references"] = check_text_corpus(
+        arguments["hypotheses"], arguments["list_of_references"], function
+    )
 
 
 def sacrebleu_options(arguments: dict[str, Any], function: str) -> None:

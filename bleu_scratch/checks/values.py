@@ -289,6 +289,32 @@ def check_text_references(references: Any, function: str) -> Sequence[str]:
     return references
 
 
+def check_text_corpus(hypotheses: Any, list_of_references: Any, function: str) -> tuple[Sequence, Sequence]:
+    """Return lines of text, one hypothesis and a list of reference lines per segment, or raise a clear error.
+
+    >>> check_text_corpus(["a b"], [["a b", "a c"]], "tool_bleu")
+    (['a b'], [['a b', 'a c']])
+    >>> check_text_corpus(["a b", "c"], [["a b"]], "tool_bleu")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: there are 2 hypotheses but 1 lists of references; tool_bleu needs one list per hypothesis
+    """
+    if isinstance(hypotheses, (str, bytes)):
+        raise TypeError(f"{function} takes a list of hypothesis lines, got one {type(hypotheses).__name__}")
+    hypotheses = as_sequence(hypotheses, "hypotheses", "a list of hypothesis lines")
+    list_of_references = as_sequence(list_of_references, "list_of_references", "a list of lists of reference lines")
+    if len(hypotheses) != len(list_of_references):
+        raise ValueError(
+            f"there are {len(hypotheses)} hypotheses but {len(list_of_references)} lists of references; "
+            f"{function} needs one list per hypothesis"
+        )
+    if not hypotheses:
+        raise ValueError(f"the corpus is empty (no hypotheses): {function} has nothing to score")
+    for i, hypothesis in enumerate(hypotheses):
+        check_text(hypothesis, f"hypotheses[{i}]", function)
+    return hypotheses, [check_text_references(references, function) for references in list_of_references]
+
+
 def check_text(line: Any, what: str, function: str, role: str = "the hypothesis") -> None:
     """Raise a clear error unless ``line`` is one line of text.
 
