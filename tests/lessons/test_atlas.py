@@ -1,0 +1,99 @@
+"""The disagreement atlas (appendix A4, docs/atlas.md): every example's every value is the real tool's.
+
+NLTK and sacrebleu run here, live. torchmetrics and d2l (they need torch) and tensorflow/nmt's
+``compute_bleu`` (a file of a repository, not a package) ran once, outside the test environment,
+in ``tools/record_tool_scores.py``, which wrote their numbers and versions to
+``data/atlas/real-tool-scores.json`` (the WMT17 systems: ``wmt17-real-tool-scores.json``). Lesson 09's
+``tool_bleu`` must give each of those numbers exactly: the same float, and torchmetrics' float32.
+multi-bleu.perl and mteval-v13a.pl print 2 and 4 decimals; lesson 09's own tests hold them.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleu_scratch import tool_bleu
+from bleu_scratch.notebook.atlas import COLUMNS, PERL_SCRIPTS, lines_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import atlas_page  # noqa: E402 (tools/ is no package)
+from atlas_page import EXAMPLES, RECORDED, RECORDED_TOOLS, WMT17, live, quiet  # noqa: E402
+
+CASES = [
+    (name, tool)
+    for name, example in EXAMPLES.items()
+    for tool in [*COLUMNS, *example.get("also", [])]
+    if tool not in PERL_SCRIPTS
+]
+
+
+def test_at_least_25_examples_each_with_its_rule():
+    assert len(EXAMPLES) >= 25
+    for name, example in EXAMPLES.items():
+        assert example["rule"].endswith(".") and example["topic"], name
+
+
+def test_the_recording_is_of_these_examples_by_the_pinned_tools():
+    recorded = {name: (e["hypotheses"], e["list_of_references"]) for name, e in RECORDED["corpora"].items()}
+    assert recorded == {name: (e["hypotheses"], e["list_of_references"]) for name, e in EXAMPLES.items()}, (
+        "data/atlas/examples.json changed: record it again (data/atlas/README.md says how)"
+    )
+    for record in (RECORDED, WMT17):
+        versions = record["versions"]
+        assert (versions["torchmetrics"], versions["d2l"], versions["nltk"], versions["sacrebleu"]) == (
+            "1.9.0",
+            "1.0.3",
+            "3.10.4",
+            "2.6.0",
+        )
+        assert versions["tensorflow/nmt"], "the tensorflow/nmt commit whose compute_bleu ran"
+
+
+@pytest.mark.parametrize("name, tool", CASES, ids=[f"{name}-{tool}" for name, tool in CASES])
+def test_each_value_is_the_real_tools(name, tool):
+    example = EXAMPLES[name]
+    hypotheses, list_of_references = example["hypotheses"], example["list_of_references"]
+    if tool not in RECORDED_TOOLS:
+        expected = live(tool, hypotheses, list_of_references)
+        ours = quiet(tool_bleu, tool, hypotheses, list_of_references)
+        assert (ours, type(ours)) == (expected, type(expected))
+        return
+    expected = RECORDED["corpora"][name]["scores"][tool]
+    if isinstance(expected, dict):  # the real tool raised
+        with pytest.raises(ZeroDivisionError):
+            quiet(tool_bleu, tool, hypotheses, list_of_references)
+        return
+    ours = quiet(tool_bleu, tool, hypotheses, list_of_references)
+    assert type(ours) is (np.float32 if tool.startswith("torchmetrics") else float)
+    assert float(ours) == expected
+
+
+def shows(name: str) -> bool:
+    """Whether docs/atlas.md shows the real tools' numbers in its table ``name``."""
+    table = atlas_page.tables()[name]()
+    return f"<!-- atlas:{name} -->\n{table}<!-- /atlas:{name} -->" in atlas_page.PAGE.read_text(encoding="utf-8")
+
+
+def test_the_page_shows_the_real_tools_numbers_on_the_examples():
+    assert shows("examples"), (
+        "docs/atlas.md's table of examples is not the real tools' numbers: run tools/atlas_page.py"
+    )
+
+
+def test_the_page_shows_the_real_tools_numbers_on_wmt17():
+    assert shows("wmt17"), "docs/atlas.md's WMT17 table is not the real tools' numbers: run tools/atlas_page.py"
+
+
+@pytest.mark.parametrize("system", sorted(WMT17["corpora"]))
+def test_wmt17_every_tool_on_every_system(system):
+    entry = WMT17["corpora"][system]
+    hypotheses = lines_of(entry["hypothesis_file"])
+    references = [[line] for line in lines_of(entry["reference_files"][0])]
+    for tool in COLUMNS:
+        if tool in PERL_SCRIPTS:
+            continue
+        ours = quiet(tool_bleu, tool, hypotheses, references)
+        expected = entry["scores"][tool] if tool in RECORDED_TOOLS else live(tool, hypotheses, references)
+        assert float(ours) == expected, (system, tool)
