@@ -179,6 +179,19 @@ class LostCluster(CommandError):
         )
 
 
+class ToolFails(CommandError):
+    """The tool named by ``--as`` itself stops on these files (nmt and the Perl scripts on an empty hypothesis file)."""
+
+    def __init__(self, tool: str, reason: str) -> None:
+        super().__init__(tool, reason)
+
+    def message(self) -> str:
+        tool, reason = self.args
+        return (
+            f"{tool} itself stops on these files ({reason}: no hypothesis or no reference token), so there is no score"
+        )
+
+
 def _lines(count: int) -> str:
     return f"{count} line" if count == 1 else f"{count} lines"
 

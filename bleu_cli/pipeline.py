@@ -36,12 +36,13 @@ from bleu_scratch import (
     batch_corpus_stats,
     batch_sentence_stats,
     bleu_from_stats,
+    tool_bleu,
 )
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, stop
+from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, ToolFails, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
-from .report import copy_out, progress_bar, score_line, warning_text
+from .report import copy_out, progress_bar, score_line, tool_line, warning_text
 from .settings import TOKENIZE, Settings, parse
 
 Tokens = list[str]
@@ -98,6 +99,8 @@ def run(argv: Sequence[str]) -> int:
 
 def score_files(settings: Settings) -> int:
     """Score the files and print the result, then the distinct warnings; the exit status (0, 2 or 141)."""
+    if settings.as_tool is not None:
+        return score_as_tool(settings)
     # Small results stay in memory; a million sentence scores go to disk.
     with tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8") as output:
         try:
@@ -113,6 +116,22 @@ def score_files(settings: Settings) -> int:
         for text in dict.fromkeys(warning_text(message, settings.max_n) for message in messages):
             print(f"bleu-scratch: warning: {text}", file=sys.stderr)
     return status
+
+
+def score_as_tool(settings: Settings) -> int:
+    """``--as TOOL``: lesson 09's ``tool_bleu`` on every line of the files, printed with the tool's signature."""
+    try:
+        segments = [segment for shard in streamed_shards(settings.paths) for segment in shard]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the tool's number is what was asked for; NLTK's warning says it is 0
+            try:
+                value = tool_bleu(settings.as_tool, [hyp for hyp, *_ in segments], [refs for _, *refs in segments])
+            except ArithmeticError as error:  # nmt's, multi-bleu.perl's and mteval's own division by 0 or log of 0
+                raise ToolFails(settings.as_tool, type(error).__name__) from None
+    except CommandError as error:
+        return stop("bleu-scratch", "scores", error)
+    print(tool_line(settings.as_tool, value, settings.json))
+    return 0
 
 
 def _write_scores(settings: Settings, output: IO[str]) -> list[str]:

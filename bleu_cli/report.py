@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from bleu_scratch import BleuStats, brevity_penalty
+from bleu_scratch import BleuStats, brevity_penalty, tool_signature
 from bleu_scratch.lesson05_sentence import ZERO_ORDER_WARNING
 
 from .settings import Settings
@@ -58,6 +58,17 @@ def score_line(score: float, stats: BleuStats, settings: Settings, corpus: bool 
         f"BLEU = {100 * score:.2f} {'/'.join(f'{p:.1f}' for p in precisions)} "
         f"(BP = {bp:.3f} ratio = {ratio:.3f} hyp_len = {stats.hyp_len:d} ref_len = {stats.ref_len:d})"
     )
+
+
+def tool_line(tool: str, value: Any, as_json: bool = False) -> str:
+    """The number ``tool`` returns, as Python prints it, then the signature of what was computed (or JSON).
+
+    >>> tool_line("nmt", 0.25)
+    'nmt = 0.25 (tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:no|scale:0-1)'
+    """
+    if as_json:
+        return json.dumps({"tool": tool, "score": float(value), "signature": tool_signature(tool)})
+    return f"{tool} = {value} ({tool_signature(tool)})"
 
 
 def warning_text(message: str, max_n: int) -> str:

@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
-from bleu_scratch import NEEDS_SENTENCEPIECE_MODEL, SACREBLEU_TOKENIZERS, TOKENIZERS, __version__, sacrebleu_tokenizer
+from bleu_scratch import (
+    NEEDS_SENTENCEPIECE_MODEL,
+    SACREBLEU_TOKENIZERS,
+    TOKENIZERS,
+    TOOLS,
+    __version__,
+    sacrebleu_tokenizer,
+)
 from bleu_scratch.lesson05_sentence import DEFAULT_WEIGHTS
 
 # What --tokenize offers: lesson 01's tokenizers, then the rest of sacrebleu's (lesson 09), under its names.
@@ -40,6 +47,7 @@ class Settings:
     json: bool = False
     jobs: int = 1
     scheduler: str | None = None
+    as_tool: str | None = None
 
     @property
     def paths(self) -> list[str]:
@@ -81,6 +89,8 @@ def parse(argv: Sequence[str]) -> Settings:
         )  # MeCab's tokenizers import it now: a missing extra is named before any file is read
     except ImportError as error:
         parser.exit(2, f"{parser.prog}: error: {error}\n")
+    if args.as_tool is not None:
+        _alone_with_as(parser, args)
     dask_option = "--scheduler" if args.scheduler else "--jobs" if args.jobs > 1 else None
     if dask_option and importlib.util.find_spec("distributed") is None:
         # dask.distributed is the extra [dask]: one line naming it, before any file is read.
@@ -98,7 +108,21 @@ def parse(argv: Sequence[str]) -> Settings:
         json=args.json,
         jobs=args.jobs,
         scheduler=args.scheduler,
+        as_tool=args.as_tool,
     )
+
+
+# The options --as leaves to the tool it names, with their defaults.
+DECIDED_BY_THE_TOOL = {"weights": DEFAULT_WEIGHTS, "smoothing": 0, "lowercase": False, "tokenize": "none"}
+
+
+def _alone_with_as(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--as TOOL`` scores as the tool does: an option that would change how is refused, and so is --sentence."""
+    for option, default in DECIDED_BY_THE_TOOL.items():
+        if getattr(args, option) != default:
+            parser.error(f"--as {args.as_tool} scores with the tool's own {option}: drop --{option}")
+    if args.sentence or args.jobs > 1 or args.scheduler:
+        parser.error(f"--as {args.as_tool} gives the tool's corpus score here: drop --sentence, --jobs and --scheduler")
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -171,6 +195,16 @@ def _parser() -> argparse.ArgumentParser:
             "(see docs/command-line.md: the workers need bleu-scratch installed)"
         ),
     )
+    parser.add_argument(
+        "--as",
+        dest="as_tool",
+        metavar="TOOL",
+        type=_tool,
+        help=(
+            "the number another tool prints for these files, and what it computed: "
+            f"{', '.join(TOOLS)} (docs/command-line.md says how each differs)"
+        ),
+    )
     parser.add_argument("--version", action="version", version=f"bleu-scratch {__version__}")
     return parser
 
@@ -191,6 +225,20 @@ def _sentencepiece_refused(name: str) -> str:
             sacrebleu_tokenizer(name)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
+    return name
+
+
+def _tool(name: str) -> str:
+    """A ``--as`` name, one of lesson 09's ``TOOLS``.
+
+    >>> try:
+    ...     _tool("evaluate")
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(str(error)[:60])
+    no tool 'evaluate': one of nltk, sacrebleu, multi-bleu, mtev
+    """
+    if name not in TOOLS:
+        raise argparse.ArgumentTypeError(f"no tool {name!r}: one of {', '.join(TOOLS)}")
     return name
 
 

@@ -141,6 +141,7 @@ def mteval_from_stats(stats: BleuStats) -> float:
     (0.189959, 0.189959)
     """
     bp = math.exp(min(0, 1 - stats.ref_len / stats.hyp_len)) if stats.hyp_len > 0 else 0
+    math.log(bp)  # mteval prints the log of the penalty: with no hypothesis token, Perl stops at "log of 0"
     score, smooth, cumulative = 0.0, 1, 0.0
     for n, (matches, total) in enumerate(zip(stats.matches, stats.totals), start=1):
         if total == 0:

@@ -35,7 +35,11 @@ import argparse
 import importlib.metadata
 import importlib.util
 import json
+import random
+import re
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from unittest import mock
@@ -135,6 +139,74 @@ def torchmetrics_tools() -> dict[str, Callable[[Corpus], float]]:
     }
 
 
+def perl_tools(multi_bleu: str | None, mteval: str | None) -> dict[str, Callable[[Corpus], float]]:
+    """multi-bleu.perl and mteval-v13a.pl, run by perl on the corpus written to files as each reads them."""
+    tools: dict[str, Callable[[Corpus], float]] = {}
+    if multi_bleu:
+        tools["multi-bleu"] = lambda corpus: run_multi_bleu(multi_bleu, corpus)
+    if mteval:
+        tools["mteval-v13a"] = lambda corpus: run_mteval(mteval, corpus)
+    return tools
+
+
+class NotApplicable(Exception):
+    """The tool cannot take this corpus (the Perl scripts read as many references for every segment)."""
+
+
+def reference_columns(list_of_references: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    """Reference set j: every segment's j-th reference; NotApplicable unless each segment has as many."""
+    if len({len(refs) for refs in list_of_references}) > 1:
+        raise NotApplicable
+    return list(zip(*list_of_references))
+
+
+def perl_failure(result: subprocess.CompletedProcess) -> None:
+    """A Perl script's death as the Python error of the same arithmetic: division by zero, or the log of 0."""
+    if result.returncode == 0:
+        return
+    message = result.stderr.decode()
+    if "division by zero" in message:
+        raise ZeroDivisionError(message)
+    if "log of 0" in message:
+        raise ValueError(message)
+    raise RuntimeError(message)
+
+
+def run_multi_bleu(script: str, corpus: Corpus) -> float:
+    """The BLEU multi-bleu.perl prints (2 decimals): references in REF0, REF1..., the hypothesis on stdin."""
+    hypotheses, list_of_references = corpus
+    columns = reference_columns(list_of_references)
+    with tempfile.TemporaryDirectory() as folder:
+        for j, column in enumerate(columns):
+            Path(folder, f"ref{j}").write_text("".join(f"{line}\n" for line in column), encoding="utf-8")
+        stdin = "".join(f"{line}\n" for line in hypotheses)
+        result = subprocess.run(["perl", script, f"{folder}/ref"], input=stdin.encode(), capture_output=True)
+    perl_failure(result)
+    return float(re.match(r"BLEU = ([0-9.]+),", result.stdout.decode()).group(1))  # type: ignore[union-attr]
+
+
+def run_mteval(script: str, corpus: Corpus) -> float:
+    """mteval-v13a.pl's system BLEU at full precision (its --metricsMATR-output file), lines as one SGML document."""
+    hypotheses, list_of_references = corpus
+    columns = reference_columns(list_of_references)
+
+    def sgml(kind: str, lines: Sequence[str], system: str) -> str:
+        segments = "".join(f'<seg id="{i}">{line}</seg>\n' for i, line in enumerate(lines, start=1))
+        ids = {"srcset": "", "refset": f' refid="{system}" trglang="de"', "tstset": f' sysid="{system}" trglang="de"'}
+        document = f'<doc docid="d" sysid="{system}">\n{segments}</doc>\n'
+        return f'<{kind} setid="s" srclang="en"{ids[kind]}>\n{document}</{kind}>\n'
+
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, "src.sgm").write_text(sgml("srcset", hypotheses, "src"), encoding="utf-8")
+        references = "".join(sgml("refset", column, f"ref{j}") for j, column in enumerate(columns))
+        Path(folder, "ref.sgm").write_text(references, encoding="utf-8")
+        Path(folder, "tst.sgm").write_text(sgml("tstset", hypotheses, "sys"), encoding="utf-8")
+        command = ["perl", script, "-b", "-r", "ref.sgm", "-s", "src.sgm", "-t", "tst.sgm", "--metricsMATR-output"]
+        result = subprocess.run(command, cwd=folder, capture_output=True)
+        perl_failure(result)
+        return float(Path(folder, "BLEU-sys.scr").read_text(encoding="utf-8").split("\t")[2])
+
+
 # What d2l.torch imports when it loads, for its plots and image data sets; its bleu uses only math and collections.
 D2L_IMPORTS_BLEU_DOES_NOT_USE = (
     "torchvision", "torchvision.transforms", "PIL", "PIL.Image", "pandas", "requests", "IPython", "IPython.display",
@@ -146,8 +218,11 @@ D2L_IMPORTS_BLEU_DOES_NOT_USE = (
 def d2l_tools() -> dict[str, Callable[[Corpus], float]]:
     # `pip install d2l==1.0.3 --no-deps` leaves those out (torchvision would bring another torch): stand-ins
     # let the module load; the bleu function that runs is d2l's own.
+    missing = {
+        name for name in D2L_IMPORTS_BLEU_DOES_NOT_USE if "." not in name and importlib.util.find_spec(name) is None
+    }
     for name in D2L_IMPORTS_BLEU_DOES_NOT_USE:
-        if importlib.util.find_spec(name.split(".")[0]) is None:
+        if name.split(".")[0] in missing:
             sys.modules.setdefault(name, mock.MagicMock(name=name))
     from d2l.torch import bleu
 
@@ -159,7 +234,9 @@ def d2l_tools() -> dict[str, Callable[[Corpus], float]]:
     return {"d2l": score}
 
 
-def real_tools(nmt: str | None) -> tuple[dict[str, Callable[[Corpus], float]], dict[str, str | None]]:
+def real_tools(
+    nmt: str | None, multi_bleu: str | None = None, mteval: str | None = None
+) -> tuple[dict[str, Callable[[Corpus], float]], dict[str, str | None]]:
     """Every real tool that imports here, and the versions (None: not installed, so not recorded)."""
     tools: dict[str, Callable[[Corpus], float]] = {}
     versions: dict[str, str | None] = {"python": sys.version.split()[0]}
@@ -171,7 +248,54 @@ def real_tools(nmt: str | None) -> tuple[dict[str, Callable[[Corpus], float]], d
     versions["torch"] = version("torch")
     if nmt:
         tools |= nmt_tools(nmt)
-    return tools, versions
+    return tools | perl_tools(multi_bleu, mteval), versions
+
+
+# Words that make matches likely, with case, punctuation and numbers for the tokenizers to disagree on.
+WORDS = "the a cat dog sat on mat The Cat , . 3.5 1990-2000 is was ! Bye apple ate an I here".split()
+
+
+def default_corpora(seed: int = 2026) -> dict[str, dict]:
+    """The corpora tests/fixtures/tool_corpora.json holds: seeded random ones, edge cases, the WMT17 systems."""
+    rng = random.Random(seed)
+
+    def line(shortest: int = 0) -> str:
+        return " ".join(rng.choice(WORDS) for _ in range(rng.randint(shortest, 12)))
+
+    corpora: dict[str, dict] = {}
+    for i in range(40):
+        segments, nrefs = rng.randint(1, 6), rng.randint(1, 3)
+        corpora[f"random-{i:02d}"] = {
+            "hypotheses": [line() for _ in range(segments)],
+            "list_of_references": [[line(1) for _ in range(nrefs)] for _ in range(segments)],
+        }
+    edge = {
+        "shortest-reference": (["I ate an apple"], [["Bye", "I ate an apple here"]]),
+        "length-tie-shorter-first": (["a b c d e"], [["a b c d", "a b c d e f"]]),
+        "length-tie-longer-first": (["a b c d e"], [["a b c d e f", "a b c d"]]),
+        "empty-hypothesis": ([""], [["a b c"]]),
+        "empty-hypothesis-among-others": (["the cat sat on the mat", ""], [["the cat sat on the mat"], ["a b"]]),
+        "one-token": (["cat"], [["cat"]]),
+        "three-tokens": (["the cat sat"], [["the cat sat down"]]),
+        "no-4-gram-match": (["the cat sat on a mat"], [["the cat sat on the mat"]]),
+        "no-bigram-match": (["cat the mat on"], [["the cat on the mat"]]),
+        "no-match": (["x y z"], [["a b c"]]),
+        "case": (["The Cat sat on the Mat ."], [["the cat sat on the mat ."]]),
+        "punctuation-attached": (["the cat sat on the mat."], [["the cat sat on the mat ."]]),
+        "double-spaces": (["the  cat sat on  the mat"], [["the cat sat on the mat"]]),
+        "trailing-space": (["it was 1990. "], [["it was 1990 ."]]),
+        "longer-than-reference": (["the cat sat on the mat today again"], [["the cat sat on the mat"]]),
+        "byte-order-mark": (["\ufeffthe cat sat on the mat"], [["the cat sat on the mat"]]),
+    }
+    for name, (hypotheses, list_of_references) in edge.items():
+        corpora[name] = {"hypotheses": hypotheses, "list_of_references": list_of_references}
+    folder = "data/wmt17-en-de-systems"
+    for path in sorted((ROOT / folder / "systems").iterdir()):
+        corpora[f"wmt17-{path.name.split('.')[1]}"] = {
+            "hypothesis_file": f"{folder}/systems/{path.name}",
+            "reference_files": [f"{folder}/newstest2017.ref.de"],
+        }
+    return corpora
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -179,9 +303,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("corpora", type=Path, help="JSON file of named corpora")
     parser.add_argument("output", type=Path, help="JSON file to write")
     parser.add_argument("--nmt", help="path of tensorflow/nmt's nmt/scripts/bleu.py")
+    parser.add_argument("--write-default-corpora", action="store_true", help="first write default_corpora() to CORPORA")
+    parser.add_argument("--multi-bleu", help="path of mosesdecoder's scripts/generic/multi-bleu.perl (run by perl)")
+    parser.add_argument("--mteval", help="path of mosesdecoder's scripts/generic/mteval-v13a.pl (needs XML::Twig)")
+    parser.add_argument("--moses-commit", default="unknown", help="the mosesdecoder commit those scripts come from")
     parser.add_argument("--nmt-commit", default="unknown", help="the tensorflow/nmt commit that file comes from")
     args = parser.parse_args(argv)
-    tools, versions = real_tools(args.nmt)
+    if args.write_default_corpora:
+        args.corpora.write_text(json.dumps(default_corpora(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tools, versions = real_tools(args.nmt, args.multi_bleu, args.mteval)
+    versions["mosesdecoder"] = args.moses_commit if args.multi_bleu or args.mteval else None
     versions["tensorflow/nmt"] = args.nmt_commit if args.nmt else None
     corpora = json.loads(args.corpora.read_text(encoding="utf-8"))
     for name, entry in corpora.items():
@@ -190,8 +321,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         for tool, score in tools.items():
             try:
                 entry["scores"][tool] = score(corpus)
-            except ZeroDivisionError as error:
+            except (ZeroDivisionError, ValueError) as error:
                 entry["scores"][tool] = {"error": type(error).__name__}
+            except NotApplicable:
+                pass
         print(name, {tool: round(v, 6) if isinstance(v, float) else v for tool, v in entry["scores"].items()})
     record = {"versions": versions, "corpora": corpora}
     args.output.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
