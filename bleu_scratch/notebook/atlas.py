@@ -34,9 +34,8 @@ COLUMNS = {
 }
 # A value a tool could not give: the error it raised instead.
 ERROR = "error"
-# multi-bleu.perl and mteval-v13a.pl print 2 and 4 decimals: their numbers here are lesson 09's, which its tests hold
-# to the scripts' published figures. The other tools' numbers were recorded from the tools themselves.
-PERL_SCRIPTS = ("multi-bleu", "mteval-v13a")
+# multi-bleu.perl prints 2 decimals: its cells never show more.
+PRINTED_DECIMALS = {"multi-bleu": 2}
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,8 @@ def atlas_rows(
 ) -> list[AtlasRow]:
     """Each example with ``score(tool, hypotheses, list_of_references)`` of each tool, in points.
 
-    A ``ZeroDivisionError`` (nmt's on an empty hypothesis, for one) is shown as ``ERROR``, as the tool raised it.
+    A ``ZeroDivisionError`` or ``ValueError`` (nmt's division by an empty hypothesis's length, mteval's log of 0)
+    is shown as ``ERROR``: the tool stopped.
 
     >>> rows = atlas_rows({"x": {"topic": "t", "rule": "r", "hypotheses": ["a"], "list_of_references": [["a"]]}},
     ...                   lambda tool, h, r: 1 / 0 if tool == "nmt" else 1.0)
@@ -90,7 +90,7 @@ def atlas_rows(
         for tool in [*COLUMNS, *example.get("also", [])]:
             try:
                 points[tool] = in_points(tool, score(tool, example["hypotheses"], example["list_of_references"]))
-            except ZeroDivisionError:
+            except (ZeroDivisionError, ValueError):
                 points[tool] = ERROR
         rows.append(
             AtlasRow(
@@ -107,8 +107,8 @@ def atlas_rows(
     return rows
 
 
-def _cell(value: float | str, digits: int) -> str:
-    return value if isinstance(value, str) else f"{value:.{digits}f}"
+def _cell(value: float | str, digits: int, tool: str = "") -> str:
+    return value if isinstance(value, str) else f"{value:.{min(digits, PRINTED_DECIMALS.get(tool, digits))}f}"
 
 
 def _also(row: AtlasRow) -> str:
@@ -130,7 +130,7 @@ def print_atlas(rows: Sequence[AtlasRow], topics: Sequence[str]) -> None:
     chosen = [row for row in rows if row.topic in topics]
     print_table(
         ["#", "example", *COLUMNS.values()],
-        [[row.number, row.name, *(_cell(row.points[tool], row.digits) for tool in COLUMNS)] for row in chosen],
+        [[row.number, row.name, *(_cell(row.points[tool], row.digits, tool) for tool in COLUMNS)] for row in chosen],
     )
     for row in chosen:
         print(f"\n{row.number}. {row.name}: hypotheses {row.hypotheses!r}; references {row.list_of_references!r}")
@@ -155,7 +155,7 @@ def atlas_markdown(rows: Sequence[AtlasRow]) -> str:
         corpus = " / ".join(f"`{line!r}`" for line in row.hypotheses)
         references = " / ".join(" + ".join(f"`{line!r}`" for line in refs) for refs in row.list_of_references)
         cells = [str(row.number), f"{row.name}: {corpus} ‖ {references}"]
-        cells += [_cell(row.points[tool], row.digits) for tool in COLUMNS]
+        cells += [_cell(row.points[tool], row.digits, tool) for tool in COLUMNS]
         cells += [_also(row), row.rule]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return "\n".join(lines) + "\n"
@@ -182,21 +182,15 @@ def lines_of(path: str) -> list[str]:
 
 
 def wmt17_points() -> dict[str, dict[str, float]]:
-    """Each WMT17 system's BLEU points by tool: the real tools' recorded numbers, the Perl scripts' from lesson 09."""
-    from bleu_scratch.lesson09_tools import tool_bleu  # the machinery loads no lesson until asked
+    """Each WMT17 system's BLEU points by tool, as the real tools returned them (``wmt17-real-tool-scores``).
 
-    points = {}
-    for system, entry in recorded("wmt17-real-tool-scores")["corpora"].items():
-        hypotheses = lines_of(entry["hypothesis_file"])
-        list_of_references = [list(refs) for refs in zip(*map(lines_of, entry["reference_files"]))]
-        points[system] = {
-            tool: in_points(
-                tool,
-                tool_bleu(tool, hypotheses, list_of_references) if tool in PERL_SCRIPTS else entry["scores"][tool],
-            )
-            for tool in COLUMNS
-        }
-    return points
+    >>> round(wmt17_points()["online-A.0"]["sacrebleu"], 4)  # sacrebleu REF -i online-A prints 20.7965
+    20.7965
+    """
+    return {
+        system: {tool: in_points(tool, entry["scores"][tool]) for tool in COLUMNS}
+        for system, entry in recorded("wmt17-real-tool-scores")["corpora"].items()
+    }
 
 
 def ranks(points: dict[str, dict[str, float]], tool: str) -> dict[str, int]:

@@ -11,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bleu_cli import compare
+import pytest
+
+from bleu_cli import compare, main
 
 MARKED = "online-A.0"
 BASELINE = "LIUM-NMT.4900"
@@ -41,3 +43,11 @@ def test_compare_equals_sacrebleus_paired_bootstrap_on_a_file_with_a_mark(capsys
     ours = [{key: system[key] for key in ["score", "p_value", "mean", "ci"]} for system in report["systems"]]
     assert ours == [system["BLEU"] for system in expected]
     assert [system["system"] for system in report["systems"]] == systems
+
+
+@pytest.mark.parametrize("name", [MARKED, BASELINE])
+def test_as_sacrebleu_prints_sacrebleus_number_for_the_same_files(capsys, wmt17, name):
+    expected = sacrebleu_command(wmt17.reference_path, "--input", wmt17.system_path(name))
+    assert main([wmt17.system_path(name), wmt17.reference_path, "--as", "sacrebleu"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith(f"sacrebleu = {expected['score']!r} ("), printed
