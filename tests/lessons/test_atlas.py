@@ -1,12 +1,12 @@
 """The disagreement atlas (appendix A4, docs/atlas.md): every example's every value is the real tool's.
 
-NLTK and sacrebleu run here, live. torchmetrics and d2l (they need torch), tensorflow/nmt's
+On the examples, NLTK and sacrebleu run here, live. torchmetrics and d2l (they need torch), tensorflow/nmt's
 ``compute_bleu`` (a file of a repository, not a package) and Moses' multi-bleu.perl and mteval-v13a.pl
 (Perl scripts of a repository) ran once, outside the test environment, in ``tools/record_tool_scores.py``,
 which wrote their numbers and versions to ``data/atlas/real-tool-scores.json`` (the WMT17 systems:
-``wmt17-real-tool-scores.json``). Lesson 09's ``tool_bleu`` must give each of those numbers: the same float,
-torchmetrics' float32, and what the Perl scripts print (multi-bleu.perl 2 decimals, mteval-v13a.pl's
---metricsMATR-output 15 significant digits); where the tool stopped, the same error.
+``wmt17-real-tool-scores.json``, NLTK and sacrebleu included). Lesson 09's ``tool_bleu`` must give each of
+those numbers: the same float, torchmetrics' float32, and what the Perl scripts print (multi-bleu.perl 2
+decimals, mteval-v13a.pl's --metricsMATR-output 15 significant digits); where the tool stopped, the same error.
 """
 
 import sys
@@ -91,12 +91,16 @@ def test_the_page_shows_the_real_tools_numbers_on_wmt17():
     assert shows("wmt17"), "docs/atlas.md's WMT17 table is not the real tools' numbers: run tools/atlas_page.py"
 
 
-@pytest.mark.parametrize("system", sorted(WMT17["corpora"]))
-def test_wmt17_every_tool_on_every_system(system):
+# Four of the 16 (each takes seconds per tool): the file with a byte order mark, the best and the worst by
+# sacrebleu, and the rule-based system, whose tokens differ most from the reference's.
+WMT17_SYSTEMS = ["online-A.0", "uedin-nmt.4722", "online-F.0", "PROMT-Rule-based.4735"]
+
+
+@pytest.mark.parametrize("system", WMT17_SYSTEMS)
+def test_wmt17_systems_by_every_tool(system):
     entry = WMT17["corpora"][system]
     hypotheses = lines_of(entry["hypothesis_file"])
     references = [[line] for line in lines_of(entry["reference_files"][0])]
     for tool in COLUMNS:
         ours = quiet(tool_bleu, tool, hypotheses, references)
-        expected = entry["scores"][tool] if tool in RECORDED_TOOLS else live(tool, hypotheses, references)
-        assert as_printed(tool, ours) == expected, (system, tool)
+        assert as_printed(tool, ours) == entry["scores"][tool], (system, tool)
