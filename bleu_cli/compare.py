@@ -173,7 +173,8 @@ def file_lines(path: str) -> list[str]:
     """The lines of one file (``-`` is standard input), read and decoded as ``bleu-scratch`` reads them; an
     empty file has none.
 
-    A byte order mark at the start is dropped (WMT17's online-A starts with one).
+    A byte order mark at the start stays on the first line, as sacrebleu's command line reads it (WMT17's
+    online-A starts with one).
     """
     try:
         return [line for shard in streamed_shards([path]) for (line,) in shard]

@@ -2,8 +2,11 @@
 
 A segment is the tuple of lines that belong together: the hypothesis line,
 then the line of each reference file. Lines are decoded as UTF-8 and lose
-their line ending; a UTF-8 byte order mark at the start of a file is dropped
-(some tools write one, and it would otherwise stick to the first token).
+their line ending. A UTF-8 byte order mark at the start of a file stays, a
+character U+FEFF glued to the first token: sacrebleu's command line,
+multi-bleu.perl and Python's ``open(path, encoding="utf-8")`` all read it
+so, and a number here must be the number those tools print for the same
+files (docs/command-line.md).
 
 Regular files are scanned once, in this process, for their line counts, so a
 difference is an error before anything is scored; then they are cut into
@@ -30,7 +33,6 @@ from typing import BinaryIO, TypeVar
 
 from .errors import EmptyHypothesis, LineCounts, LineTooLong, NotUtf8, Unreadable
 
-BOM = b"\xef\xbb\xbf"
 # Lines a worker gets at a time: enough to hide each task's cost in Dask, few
 # enough that the shards in flight hold little memory (benchmarks/cli_memory.py).
 SHARD_LINES = 1_000
@@ -144,8 +146,6 @@ def _aligned(names: Sequence[str]) -> Iterator[tuple[Segment, int]]:
     with ExitStack() as stack:
         files = [stack.enter_context(_open(name, name)) for name in names]
         for number, raw_lines in enumerate(_in_step(files, names), 1):
-            if number == 1:
-                raw_lines = tuple(raw.removeprefix(BOM) for raw in raw_lines)
             segment = tuple(_decode(raw.rstrip(b"\n"), name, number) for raw, name in zip(raw_lines, names))
             yield segment, sum(map(len, raw_lines))
 
@@ -183,10 +183,7 @@ def _scan(names: Sequence[str]) -> tuple[list[tuple[int, tuple[int, ...]]], tupl
     have (the same number, else an error)."""
     with ExitStack() as stack:
         files = [stack.enter_context(_open(name, name)) for name in names]
-        positions = []
-        for file in files:
-            positions.append(len(BOM) if file.read(len(BOM)) == BOM else 0)
-            file.seek(positions[-1])
+        positions = [0] * len(files)
         lines = 0
 
         def sized() -> Iterator[tuple[tuple[int, tuple[int, ...]], int]]:

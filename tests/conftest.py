@@ -232,6 +232,8 @@ SLOW_TESTS = {
     "tests/lessons/test_significance.py::test_approximate_randomization_equals_sacrebleu",
     "tests/cli/test_compare.py::test_json_is_sacrebleus_paired_bootstrap",
     "tests/cli/test_compare.py::test_json_is_sacrebleus_approximate_randomization",
+    "tests/cli/test_sacrebleu_command_line.py::test_compare_equals_sacrebleus_paired_bootstrap_on_a_file_with_a_mark",
+    "tests/lessons/test_atlas.py::test_wmt17_systems_by_every_tool",
     # a kernel, run cell by cell with a module saved in between
     "tests/notebooks/test_autoreload.py::test_a_module_saved_between_two_cells_is_what_the_next_cell_runs",
     # a JupyterLab server, started as the learner's command starts it
