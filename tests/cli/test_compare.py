@@ -146,6 +146,7 @@ def test_every_sacrebleu_tokenizer_gives_sacrebleus_numbers_and_signature(capsys
     assert report["signature"] == signatures["BLEU"].format()
 
 
+def test_a_byte_order_mark_stays_as_sacrebleus_command_line_reads_it(capsys, tmp_path):
     plain = write(tmp_path / "plain.txt", b"a b c d\ne f g h\n")
     marked = write(tmp_path / "marked.txt", b"\xef\xbb\xbfa b c d\ne f g h\n")
     reference = write(tmp_path / "ref.txt", b"a b c d\ne f g x\n")
