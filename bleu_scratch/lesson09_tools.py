@@ -130,6 +130,7 @@ def mteval_from_stats(stats: BleuStats) -> float:
     """
     bp = math.exp(min(0, 1 - stats.ref_len / stats.hyp_len)) if stats.hyp_len > 0 else 0
     math.log(bp)  # mteval prints the log of the penalty: with no hypothesis token, Perl stops at "log of 0"
+    stats.hyp_len / stats.ref_len  # and the ratio c/r: with no reference token, at "Illegal division by zero"
     score, smooth, cumulative = 0.0, 1, 0.0
     for n, (matches, total) in enumerate(zip(stats.matches, stats.totals), start=1):
         if total == 0:
@@ -145,7 +146,7 @@ def mteval_from_stats(stats: BleuStats) -> float:
 
 
 def nmt_from_stats(stats: BleuStats, smooth: bool = False) -> float:
-    """tensorflow/nmt's ``compute_bleu`` (0-1), which Hugging Face evaluate's "bleu" runs.
+    """tensorflow/nmt's ``compute_bleu`` (0-1), which Hugging Face evaluate's "bleu" runs (on its 13a tokens).
 
     ``stats.ref_len`` must be the shortest reference's (``shortest_ref_length``). With
     ``smooth``, every order, unigrams too, is (matches + 1) / (total + 1) (Lin and Och 2004).

@@ -30,6 +30,7 @@ from .lesson01_ngrams import Token
 
 # Ids this small stay as they are; larger ones, or other tokens, are numbered.
 ID_LIMIT = 1 << 31
+INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
 
 
 class TokenArrays(NamedTuple):
@@ -101,14 +102,18 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
 def _as_ids(tokens: tuple) -> np.ndarray | None:
     """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
 
-    ``struct.pack`` turns each int into 4 bytes in C, with less work per int
-    than ``np.fromiter`` does, and refuses anything else: a str, or a float
-    equal to an id (1.0 and 1 are one token in NLTK's Counters, so such a
-    batch is numbered by the dict, like words).
+    Only plain ints (and bools, 0 and 1 in NLTK's Counters too) are ids as
+    they are: other int-like tokens (numpy ints, tensors) are equal or not
+    by their own rules, so the dict numbers them. ``struct.pack`` turns each
+    int into 4 bytes in C, with less work per int than ``np.fromiter`` does;
+    a float equal to an id (1.0 and 1 are one token in NLTK's Counters) makes
+    the batch numbered by the dict, like words.
 
     >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
     (array([         0,          7, 2147483647]), None, None, None)
     """
+    if tokens and (type(tokens[0]) not in INT_TYPES or not set(map(type, tokens)) <= INT_TYPES):
+        return None
     try:
         ids = np.frombuffer(struct.pack(f"={len(tokens)}i", *tokens), np.int32).astype(np.int64)
     except struct.error:
@@ -134,12 +139,17 @@ def _from_arrays(
 ) -> TokenArrays:
     """``TokenArrays`` of a padded batch: each row's tokens, in order, read out through a mask of where they are."""
     batch = len(hypotheses)
-    references = references.reshape(batch, -1, references.shape[-1])  # (batch, length): one reference each
+    references = references[:, None] if references.ndim == 2 else references  # (batch, length): one reference each
     hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
     ref_mask = tokens_mask(references, pad_id, reference_lengths)
-    tokens = np.concatenate([hypotheses[hyp_mask], references[ref_mask]]).astype(np.int64)
+    parts = [hypotheses[hyp_mask], references[ref_mask]]
+    if any(part.dtype == np.uint64 and part.size and part.max() >= 1 << 63 for part in parts):
+        parts = [part.astype(object) for part in parts]  # ids past int64's range, numbered below as Python ints
+    # Each part as int64 before they are joined: numpy would join int64 and uint64 as float64, merging large ids.
+    tokens = np.concatenate([part.astype(np.int64) if part.dtype != object else part for part in parts])
     if len(tokens) and (tokens.min() < 0 or tokens.max() >= ID_LIMIT):
         _, tokens = np.unique(tokens, return_inverse=True)  # ids numbered 0, 1, 2, ... in the order of their values
+        tokens = tokens.astype(np.int64)
     refs_per_sentence = np.full(batch, references.shape[1], dtype=np.int64)
     vocabulary = int(tokens.max(initial=0)) + 1
     return TokenArrays(tokens, hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence, vocabulary)

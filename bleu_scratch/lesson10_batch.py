@@ -53,8 +53,9 @@ from .lesson05_sentence import (
 from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
 from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
 
-# Sentence pairs counted at a time: enough for numpy to
-# work on long arrays, few enough that a chunk's arrays fit in a few MB.
+# Sentence pairs counted at a time: enough for numpy to work on long arrays, few enough that
+# a chunk's arrays stay small (they grow with its tokens, and its counts with the most
+# references one sentence has).
 CHUNK = 5_000
 
 
@@ -276,14 +277,14 @@ def ngram_dictionary(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     The same, in about half the time: ``np.unique`` sorts the positions by
     key (``argsort``); here each key and its position are one number, the key
     in the high bits and the position in the low ones, and ``np.sort`` sorts
-    those numbers, as fast as it sorts plain integers. Keys too wide for that
-    go to ``np.unique``.
+    those numbers, as fast as it sorts plain integers. Other keys (negative,
+    not int64, or too wide for that) go to ``np.unique``.
 
     >>> ngram_dictionary(np.array([30, 10, 30, 20]))
     (array([10, 20, 30]), array([2, 0, 2, 1]))
     """
     position_bits = max(len(keys) - 1, 1).bit_length()
-    if int(keys.max(initial=0)).bit_length() + position_bits > 63:
+    if keys.dtype != np.int64 or keys.min(initial=0) < 0 or int(keys.max(initial=0)).bit_length() + position_bits > 63:
         return np.unique(keys, return_inverse=True)
     packed = np.sort(keys << position_bits | np.arange(len(keys)))
     sorted_keys = packed >> position_bits
@@ -333,7 +334,7 @@ def _pairs_as_lists(
     """Each pair as ``sentence_bleu`` takes it, for a smoothing function that reads the tokens: array rows as lists."""
     if not isinstance(hypotheses, np.ndarray):
         return zip(list_of_references, hypotheses)
-    references = list_of_references.reshape(len(hypotheses), -1, list_of_references.shape[-1])
+    references = list_of_references[:, None] if list_of_references.ndim == 2 else list_of_references
     hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
     ref_mask = tokens_mask(references, pad_id, reference_lengths)
     return (

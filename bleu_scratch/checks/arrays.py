@@ -7,7 +7,7 @@ lessons up to 09 need the standard library alone.
 from numbers import Integral
 from typing import Any
 
-from .values import shortened
+from .values import article, shortened
 
 
 def check_token_arrays(
@@ -62,10 +62,8 @@ def check_token_arrays(
 def _check_ids(name: str, array: Any, dimensions: tuple[int, ...], shape: str) -> None:
     kind = getattr(getattr(array, "dtype", None), "kind", None)
     if getattr(array, "ndim", None) not in dimensions:
-        raise TypeError(
-            f"{name} must be an array of shape {shape} when hypotheses is a 2-D array, got "
-            f"{type(array).__name__} with shape {getattr(array, 'shape', None)}"
-        )
+        got = f"shape {array.shape}" if hasattr(array, "shape") else f"{article(array)}: convert it with np.asarray"
+        raise TypeError(f"{name} must be an array of shape {shape} when hypotheses is a 2-D array, got {got}")
     if kind not in ("i", "u"):
         raise TypeError(
             f"{name} is a {array.ndim}-D array of {array.dtype}, but token ids are integers: "
@@ -76,7 +74,12 @@ def _check_ids(name: str, array: Any, dimensions: tuple[int, ...], shape: str) -
 def _check_lengths(name: str, lengths: Any, shape: tuple[int, ...], longest: int) -> None:
     import numpy as np
 
-    lengths = np.asarray(lengths)
+    try:
+        lengths = np.asarray(lengths)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be integers of shape {shape}, one per row; got rows of different lengths"
+        ) from None
     if lengths.dtype.kind not in ("i", "u") or lengths.shape != shape:
         raise ValueError(f"{name} must be integers of shape {shape}, got {lengths.dtype} of shape {lengths.shape}")
     if lengths.size and (lengths.min() < 0 or lengths.max() > longest):

@@ -128,10 +128,14 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
 
 
 @settings(max_examples=examples(200))
-@given(st.lists(st.integers(0, 2**62), max_size=40), st.integers(0, 62))
-def test_the_ngram_dictionary_is_numpys_unique(keys, shift):
-    """ngram_dictionary packs keys with their positions when they fit, and leaves wider keys to np.unique."""
-    keys = np.array([key >> shift for key in keys], dtype=np.int64)
+@given(
+    st.lists(st.integers(-(2**62), 2**62), max_size=40),
+    st.integers(0, 62),
+    st.sampled_from([np.int64, np.int32, np.uint8]),
+)
+def test_the_ngram_dictionary_is_numpys_unique(keys, shift, dtype):
+    """ngram_dictionary packs int64 keys with their positions when they fit; np.unique takes the others."""
+    keys = np.array([key >> shift for key in keys], dtype=np.int64).astype(dtype)
     distinct, numbers = bleu_scratch.lesson10_batch.ngram_dictionary(keys)
     expected_distinct, expected_numbers = np.unique(keys, return_inverse=True)
     assert distinct.tolist() == expected_distinct.tolist() and numbers.tolist() == expected_numbers.tolist()

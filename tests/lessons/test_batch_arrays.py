@@ -117,3 +117,31 @@ def test_a_whole_array_is_every_rows_tokens():
 def test_a_malformed_batch_of_arrays_gets_one_clear_message(references, hypotheses, options, error, message):
     with pytest.raises(error, match=message):
         batch_sentence_bleu(references, hypotheses, **options)
+
+
+def test_int64_and_uint64_arrays_keep_large_ids_apart():
+    # numpy joins int64 and uint64 as float64, where 2**53 and 2**53 + 1 are one number; NLTK's ints are not.
+    hypotheses = np.array([[2**53, 7]])
+    for references in (np.array([[2**53 + 1, 7]], dtype=np.uint64), np.array([[2**64 - 1, 7]], dtype=np.uint64)):
+        expected = nltk_sentence_bleu([[int(t) for t in references[0]]], [2**53, 7], weights=(1.0,))
+        assert batch_sentence_bleu(references, hypotheses, weights=(1.0,)) == [expected] == [0.5]
+
+
+def test_rows_of_no_tokens_score_as_nltk_scores_empty_sentences():
+    expected = scored(nltk_scores, [[[]], [[]]], [[], []], (0.25,) * 4, None)
+    assert scored(batch_sentence_bleu, np.zeros((2, 0), int), np.zeros((2, 0), int)) == expected
+
+
+def test_int_like_tokens_are_tokens_by_their_own_equality_as_in_nltk():
+    class Index:
+        """Like a 0-d tensor: an index for numpy and struct, but equal only to itself."""
+
+        def __init__(self, value):
+            self.value = value
+
+        def __index__(self):
+            return self.value
+
+    hypothesis, reference = [Index(1), Index(2)], [Index(1), Index(2)]
+    expected = nltk_sentence_bleu([reference], hypothesis, weights=(1.0,))
+    assert batch_sentence_bleu([[reference]], [hypothesis], weights=(1.0,)) == [expected] == [0]

@@ -291,3 +291,10 @@ def test_perl_scripts_live_where_given(tool, variable):
                 quietly(tool, hypotheses, list_of_references)
             continue
         assert_same_as_recorded(tool, quietly(tool, hypotheses, list_of_references), theirs)
+
+
+def test_mteval_stops_where_the_real_script_divides_by_no_reference_token():
+    # mosesdecoder's mteval-v13a.pl (3445289), run on these files: "Illegal division by zero at line 854",
+    # where it prints the ratio of hypothesis to reference tokens.
+    with pytest.raises(ZeroDivisionError):
+        tool_bleu("mteval-v13a", ["a b", ""], [[""], [""]])
