@@ -96,7 +96,7 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
     hypothesis_numbers = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
     numbers.default_factory = repeat(unmatched).__next__
-    return _as_ids(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1  # type: ignore[return-value]
+    return _packed(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1
 
 
 def _as_ids(tokens: tuple) -> np.ndarray | None:
@@ -115,10 +115,15 @@ def _as_ids(tokens: tuple) -> np.ndarray | None:
     if tokens and (type(tokens[0]) not in INT_TYPES or not set(map(type, tokens)) <= INT_TYPES):
         return None
     try:
-        ids = np.frombuffer(struct.pack(f"={len(tokens)}i", *tokens), np.int32).astype(np.int64)
-    except struct.error:
+        ids = _packed(tokens)
+    except struct.error:  # an int past 2**31 - 1
         return None
     return ids if ids.min(initial=0) >= 0 else None
+
+
+def _packed(numbers: tuple) -> np.ndarray:
+    """Ints from -2**31 to 2**31 - 1 as an int64 array, each packed into 4 bytes by ``struct`` in C."""
+    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32).astype(np.int64)
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
