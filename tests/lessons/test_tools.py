@@ -119,15 +119,18 @@ def test_the_fixture_names_the_real_tools_and_their_versions():
 
 # The tools the issue names; their variants (other tokenizers and smoothings) are checked on the other corpora.
 MAIN_TOOLS = TOOLS[:10]
+# WMT17 systems of 3,004 segments each, by the main tools, outside the quick loop: four that
+# tests/lessons/test_atlas.py does not check against its own recording (online-A, uedin-nmt, online-F,
+# PROMT-Rule-based), so that eight of the sixteen are checked by every tool.
+WMT17_CHECKED = {"wmt17-LIUM-NMT", "wmt17-SYSTRAN", "wmt17-xmu", "wmt17-KIT"}
 
 
 def recorded_cases() -> list:
     return [
-        # The 16 WMT17 systems, 3,004 segments each, by the main tools, run outside the quick loop.
         pytest.param(name, tool, value, id=f"{name}-{tool}", marks=[pytest.mark.slow] if "wmt17" in name else [])
         for name, entry in RECORDED["corpora"].items()
         for tool, value in entry["scores"].items()
-        if tool in MAIN_TOOLS or not name.startswith("wmt17-")
+        if not name.startswith("wmt17-") or (name in WMT17_CHECKED and tool in MAIN_TOOLS)
     ]
 
 
