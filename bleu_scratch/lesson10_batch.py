@@ -21,7 +21,8 @@ on the batch as numbers (``token_arrays``, lesson 10's arrays):
    the prefix number of the next order's keys.
 
 The fast corpus score, the command and the significance tests (lesson 11)
-count with it too. Each sentence is then scored by lesson 05's rules
+count with it too. A smoothing method of lesson 07 is applied to the whole
+batch by ``lesson10_smoothing``. Each sentence is then scored by lesson 05's rules
 (``brevity_penalty``, ``no_smoothing``'s warning, ``reweighed``,
 ``geometric_mean_score``) with Python's own floating-point functions, so every
 value is ``sentence_bleu``'s to the last bit (numpy's logarithm may differ
