@@ -82,12 +82,7 @@ def batch_sentence_stats(
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))
     """
     counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
-    hyp_lens, ref_lens, matches = counted
-    totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
-    return [
-        BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
-        for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist())
-    ]
+    return _each_stats(*counted)
 
 
 @door(checks.corpus, checks.highest_order)
@@ -102,20 +97,15 @@ def batch_corpus_stats(
     >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    total = BleuStats.zero(max_n)
-    for start in range(0, len(hypotheses), chunk):
-        hyp_lens, ref_lens, matches = batch_counts(
-            token_arrays(list_of_references[start : start + chunk], hypotheses[start : start + chunk]), max_n
-        )
-        totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
-        total += BleuStats(
-            int(hyp_lens.sum()),
-            int(ref_lens.sum()),
-            tuple(matches.sum(axis=1).tolist()),
-            tuple(totals.sum(axis=1).tolist()),
-            tuple((totals == 0).sum(axis=1).tolist()),
-        )
-    return total
+    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n, chunk=chunk)
+    totals = _totals(hyp_lens, max_n)
+    return BleuStats(
+        int(hyp_lens.sum()),
+        int(ref_lens.sum()),
+        tuple(matches.sum(axis=1).tolist()),
+        tuple(totals.sum(axis=1).tolist()),
+        tuple((totals == 0).sum(axis=1).tolist()),
+    )
 
 
 @door(checks.corpus, checks.weights)
@@ -174,26 +164,29 @@ def batch_sentence_bleu(
     hyp_lens, ref_lens, matches = counted
     p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
     if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
-        matches = matches[:max_n]
-        totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 0)
         pairs = _pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
         return [
-            bleu_from_stats(
-                BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t)),
-                weights,
-                smoothing_function,
-                auto_reweigh,
-                references,
-                hypothesis,
-            )
-            for hyp_len, ref_len, m, t, (references, hypothesis) in zip(
-                hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist(), pairs
-            )
+            bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
+            for stats, (references, hypothesis) in zip(_each_stats(hyp_lens, ref_lens, matches[:max_n]), pairs)
         ]
     scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
     columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), p_rows, scored, weight_list, auto_reweigh)
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
     return [list(scores) for scores in zip(*columns)] if len(weight_list) > 1 else columns[0]
+
+
+def _totals(hyp_lens: np.ndarray, max_n: int) -> np.ndarray:
+    """How many n-grams of each order (a row each) every hypothesis has: its length - n + 1, at least 0."""
+    return np.maximum(hyp_lens - np.arange(max_n)[:, None], 0)
+
+
+def _each_stats(hyp_lens: np.ndarray, ref_lens: np.ndarray, matches: np.ndarray) -> list[BleuStats]:
+    """Each sentence's ``BleuStats`` from the batch's counts (``matches``: a row per order)."""
+    totals = _totals(hyp_lens, len(matches))
+    return [
+        BleuStats(hyp_len, ref_len, tuple(m), tuple(t), tuple(int(total == 0) for total in t))
+        for hyp_len, ref_len, m, t in zip(hyp_lens.tolist(), ref_lens.tolist(), matches.T.tolist(), totals.T.tolist())
+    ]
 
 
 def _scores(
