@@ -6,6 +6,7 @@ grade and tests/classroom/test_edition.py).
 """
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -94,6 +95,9 @@ WRONG = {
 }
 
 
+KERNEL_AT_A_TIME = threading.Lock()
+
+
 def notebook_fails(edition, lesson: str, environment: dict) -> str:
     """Run lesson ``lesson``'s notebook, exercises solved, in the edition; the error that stopped it, or ''."""
     path = next((edition / "notebooks").glob(f"{lesson}_*.ipynb"))
@@ -103,10 +107,15 @@ def notebook_fails(edition, lesson: str, environment: dict) -> str:
         if theirs.cell_type == "code" and STUB in theirs.source:
             theirs.source = ours.source
     client = nbclient.NotebookClient(
-        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        notebook,
+        timeout=120,
+        startup_timeout=300,  # a busy machine can take longer than the default minute to start a kernel
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
     )
     try:
-        client.execute(env=environment)
+        with KERNEL_AT_A_TIME:  # kernels started at once from threads of one process can pick the same port
+            client.execute(env=environment)
     except nbclient.exceptions.CellExecutionError as error:
         return error.ename
     return ""
