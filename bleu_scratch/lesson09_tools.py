@@ -174,9 +174,9 @@ def _float32_log_exp() -> tuple[Callable[[list[Any]], Any], Callable[[Any], Any]
     """The float32 ``log`` (of the precisions, all orders in one vector) and ``exp`` (of one number) torchmetrics takes.
 
     Where torch is installed, as it is wherever torchmetrics runs, they are torch's own, on float32
-    tensors of the shapes torchmetrics passes: its CPU functions are vectorized approximations, not
-    correctly rounded, and only they give its float32 to the last bit. Without torch, numpy's float32
-    of the correctly rounded ``math.log`` and ``math.exp``.
+    tensors of the shapes torchmetrics passes: torch's are not correctly rounded on a CPU, and only
+    they give torchmetrics' float32 to the last bit. Without torch, the float32 of the correctly
+    rounded ``math.log`` and ``math.exp``.
 
     >>> log, exp = _float32_log_exp()
     >>> [float(x) for x in log([1.0, 1.0])], float(exp(0.0))
