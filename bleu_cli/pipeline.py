@@ -291,8 +291,11 @@ def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
         raise
     except Exception as error:
         # When the scheduler does not answer again, the client cancels every future and closes; the command itself
-        # cancels futures only after it has stopped waiting on them.
-        if isinstance(error, CancelledError) or client.status != "running":
+        # cancels futures only after it has stopped waiting on them. A result being fetched as the cluster dies
+        # fails with CommClosedError before the client has noticed.
+        from distributed.comm.core import CommClosedError
+
+        if isinstance(error, (CancelledError, CommClosedError)) or client.status != "running":
             raise LostCluster(settings.scheduler, settings.jobs) from None
         raise
 
