@@ -1,9 +1,11 @@
-"""Lesson 10: a batch as arrays, every token a number and every text a length.
+"""Lesson 10: a batch as arrays, every token a number and every sentence pair a row.
 
 numpy counts numbers in arrays, so a batch of sentence pairs first becomes a
-``TokenArrays``: one flat array of token numbers (the hypotheses, then every
-sentence's references in order), and the length of each text. Tokens may come
-as people have them:
+``TokenArrays``: a 2-D array of token numbers with one row per sentence pair,
+the hypothesis first and then each reference, every text in columns of its
+own (``whose`` says which text a column belongs to) and -1 wherever there is
+no token: before each text, and after a text shorter than its columns.
+Tokens may come as people have them:
 
 - lists of words: each distinct word gets a number through a dict, so two
   tokens get the same number exactly when they are equal in NLTK's Counters;
@@ -11,8 +13,8 @@ as people have them:
 - 2-D integer arrays, as a training loop holds a batch (hypotheses of shape
   (batch, length); references of shape (batch, references, length), or
   (batch, length) for one reference each), with each row's length given or
-  its padding marked by ``pad_id``: the rows' tokens are read out of the
-  array at once, with no Python loop over them.
+  its padding marked by ``pad_id``: the rows are copied into place at once,
+  with no Python loop over them.
 """
 
 import struct
@@ -34,13 +36,13 @@ INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
 
 
 class TokenArrays(NamedTuple):
-    """A batch of sentence pairs as flat arrays; every token is a number below ``vocabulary``."""
+    """A batch of sentence pairs as arrays: a row of token numbers (-1 for none) per pair."""
 
-    tokens: np.ndarray  # the hypotheses' tokens, then each sentence's references', end to end
-    hyp_lens: np.ndarray  # per sentence
-    ref_lens: np.ndarray  # per reference, sentence by sentence
+    tokens: np.ndarray  # (pairs, columns): -1, the hypothesis, then -1 and a reference, for each reference
+    whose: np.ndarray  # (columns,): 0 for the hypothesis's columns, r for reference r's
+    hyp_lens: np.ndarray  # per pair
+    ref_lens: np.ndarray  # per reference, pair by pair
     refs_per_sentence: np.ndarray
-    vocabulary: int
 
 
 @door(checks.batch)
@@ -53,18 +55,21 @@ def token_arrays(
 ) -> TokenArrays:
     """The batch as ``TokenArrays``, from lists of tokens or from 2-D integer arrays.
 
-    >>> token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
-    TokenArrays(tokens=array([0, 0, 1, 0, 2, 2, 2]), hyp_lens=array([3]), ref_lens=array([2, 2]), \
-refs_per_sentence=array([2]), vocabulary=3)
+    >>> arrays = token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
+    >>> arrays.tokens
+    array([[-1,  0,  0,  1, -1,  0,  2, -1,  2,  2]])
+    >>> arrays.whose
+    array([0, 0, 0, 0, 1, 1, 1, 2, 2, 2])
 
     "the" is 0 and "dog" 1, as the hypothesis has them; "cat" and "a", in no
     hypothesis, cannot match and share the number 2. With arrays, the pad id
-    marks where each row's tokens end:
+    marks where each row's tokens are:
 
     >>> hypotheses = np.array([[5, 6, 7], [8, 0, 0]])
     >>> references = np.array([[5, 6, 0], [8, 9, 0]])
     >>> token_arrays(references, hypotheses, pad_id=0).tokens
-    array([5, 6, 7, 8, 5, 6, 8, 9])
+    array([[-1,  5,  6,  7, -1,  5,  6, -1],
+           [-1,  8, -1, -1, -1,  8,  9, -1]])
     """
     if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
         return _from_arrays(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
@@ -72,12 +77,34 @@ refs_per_sentence=array([2]), vocabulary=3)
     refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
     references = chain.from_iterable(list_of_references)
     ref_lens = np.fromiter(map(len, references), np.int64, int(refs_per_sentence.sum()))
-    tokens, vocabulary = _numbered(list_of_references, hypotheses)
-    return TokenArrays(tokens, hyp_lens, ref_lens, refs_per_sentence, vocabulary)
+    # Each reference's length in a (pair, reference) table: 0 for the references a pair does not have.
+    ref_table = np.zeros((len(hypotheses), int(refs_per_sentence.max(initial=1))), np.int64)
+    ref_table[np.arange(ref_table.shape[1]) < refs_per_sentence[:, None]] = ref_lens
+    hyp_mask = np.arange(int(hyp_lens.max(initial=0))) < hyp_lens[:, None]
+    ref_mask = np.arange(int(ref_lens.max(initial=0))) < ref_table[:, :, None]
+    tokens, whose = _in_rows(_numbered(list_of_references, hypotheses), hyp_mask, ref_mask)
+    return TokenArrays(tokens, whose, hyp_lens, ref_lens, refs_per_sentence)
 
 
-def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.ndarray, int]:
-    """Every token of the batch as a number, hypotheses first, then the references in order; and how many numbers.
+def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The batch's tokens (hypotheses, then references, end to end) in rows, and whose each column is.
+
+    Each row is -1, the hypothesis's columns, then -1 and a reference's columns for each
+    reference; ``hyp_mask`` (pairs, columns) and ``ref_mask`` (pairs, references, columns)
+    say where the tokens go, in order, and every other place holds -1.
+    """
+    pairs, hyp_width = hyp_mask.shape
+    _, refs, ref_width = ref_mask.shape
+    rows = np.full((pairs, 1 + hyp_width + refs * (1 + ref_width)), -1, dtype=np.int64)
+    hyp_count = int(hyp_mask.sum())
+    rows[:, 1 : 1 + hyp_width][hyp_mask] = tokens[:hyp_count]
+    rows[:, 1 + hyp_width :].reshape(pairs, refs, 1 + ref_width)[:, :, 1:][ref_mask] = tokens[hyp_count:]
+    whose = np.concatenate([np.zeros(1 + hyp_width, np.int64), np.repeat(np.arange(1, refs + 1), 1 + ref_width)])
+    return rows, whose
+
+
+def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:
+    """Every token of the batch as a number, hypotheses first, then the references in order.
 
     Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
     numbered by a dict, so they get the same number exactly when they are
@@ -88,7 +115,7 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
     reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
     ids = _as_ids(hypothesis_tokens + reference_tokens)
     if ids is not None:
-        return ids, int(ids.max(initial=0)) + 1
+        return ids
     # A new hypothesis token gets the next number as it is first seen (in C: the
     # defaultdict calls the counter); then every reference token is looked up, and
     # one found in no hypothesis gets the number after them.
@@ -96,7 +123,7 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> tuple[np.nd
     hypothesis_numbers = _look_up(numbers, hypothesis_tokens)
     unmatched = len(numbers)
     numbers.default_factory = repeat(unmatched).__next__
-    return _packed(hypothesis_numbers + _look_up(numbers, reference_tokens)), unmatched + 1
+    return _packed(hypothesis_numbers + _look_up(numbers, reference_tokens))
 
 
 def _as_ids(tokens: tuple) -> np.ndarray | None:
@@ -142,8 +169,7 @@ def _from_arrays(
     hypothesis_lengths: Any,
     reference_lengths: Any,
 ) -> TokenArrays:
-    """``TokenArrays`` of a padded batch: each row's tokens, in order, read out through a mask of where they are."""
-    batch = len(hypotheses)
+    """``TokenArrays`` of a padded batch: each row's tokens copied into place through a mask of where they are."""
     references = references[:, None] if references.ndim == 2 else references  # (batch, length): one reference each
     hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
     ref_mask = tokens_mask(references, pad_id, reference_lengths)
@@ -154,10 +180,9 @@ def _from_arrays(
     tokens = np.concatenate([part.astype(np.int64) if part.dtype != object else part for part in parts])
     if len(tokens) and (tokens.min() < 0 or tokens.max() >= ID_LIMIT):
         _, tokens = np.unique(tokens, return_inverse=True)  # ids numbered 0, 1, 2, ... in the order of their values
-        tokens = tokens.astype(np.int64)
-    refs_per_sentence = np.full(batch, references.shape[1], dtype=np.int64)
-    vocabulary = int(tokens.max(initial=0)) + 1
-    return TokenArrays(tokens, hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence, vocabulary)
+    rows, whose = _in_rows(tokens.astype(np.int64), hyp_mask, ref_mask)
+    refs_per_sentence = np.full(len(hypotheses), references.shape[1], dtype=np.int64)
+    return TokenArrays(rows, whose, hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence)
 
 
 def tokens_mask(rows: np.ndarray, pad_id: int | None, lengths: Any) -> np.ndarray:

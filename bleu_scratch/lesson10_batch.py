@@ -225,39 +225,39 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
            [1, 1]]))
     """
     ### BEGIN SOLUTION
-    tokens, hyp_lens, ref_lens, refs_per_sentence, vocabulary = arrays
-    sentences = len(hyp_lens)
-    ref_sentence = np.repeat(np.arange(sentences), refs_per_sentence)
-    first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
-    # Each text is a hypothesis (whose = 0) or its sentence's reference r (whose = r + 1).
-    text_lens = np.concatenate([hyp_lens, ref_lens])
-    text_sentence = np.concatenate([np.arange(sentences), ref_sentence])
-    text_whose = np.concatenate([np.zeros(sentences, np.int64), np.arange(len(ref_lens)) - first_ref[ref_sentence] + 1])
-    whose = np.repeat(text_whose, text_lens)  # for every token of the batch
-    room = np.repeat(np.cumsum(text_lens), text_lens) - np.arange(len(tokens))  # tokens from here to its text's end
-    texts = int(text_whose.max(initial=0)) + 1
-
-    matches = np.zeros((max_n, sentences), dtype=np.int64)
-    start = np.arange(len(tokens))  # where each n-gram still in the running starts
-    prefix = np.repeat(text_sentence, text_lens)  # the number of its sentence and first n - 1 tokens
-    sentence_of = np.arange(sentences)  # the sentence of each prefix number
+    tokens, whose, hyp_lens, ref_lens, refs_per_sentence = arrays
+    pairs, columns = tokens.shape
+    refs = int(whose[-1])
+    whose_bits, column_bits = refs.bit_length(), columns.bit_length()
+    matches = np.zeros((max_n, pairs), dtype=np.int64)
+    ngrams, bits = tokens, int(tokens.max(initial=0)).bit_length()  # the n-gram at each column as one number
+    token_numbers, token_bits = tokens, bits
     for n in range(1, max_n + 1):
-        if n > 1:
-            fits = room[start] >= n  # an n-gram ends in the text it starts in
-            start, prefix = start[fits], prefix[fits]
-        # The batch's dictionary of n-grams: each distinct (prefix, last token) numbered 0, 1, 2, ...
-        distinct, ngram = ngram_dictionary(prefix * vocabulary + tokens[start + n - 1])
-        sentence_of = sentence_of[distinct // vocabulary]
-        # How often each text has each n-gram: one bincount, a row per whose.
-        counts = np.bincount(whose[start] * len(distinct) + ngram, minlength=texts * len(distinct))
-        counts = counts.reshape(texts, len(distinct))
-        clipped = np.minimum(counts[0], counts[1:].max(axis=0, initial=0))
-        matches[n - 1] = np.bincount(sentence_of, weights=clipped, minlength=sentences)
-        # Only an n-gram in the hypothesis and in a reference can begin a longer match.
-        keep = (clipped > 0)[ngram]
-        start, prefix = start[keep], ngram[keep]
+        if n > 1:  # an n-gram: the (n-1)-gram at its column, then its last token's number
+            ngrams = (ngrams[:, :-1] << token_bits) | token_numbers[:, n - 1 :]
+            bits += token_bits
+        # Tokens get numbers, and so do n-grams the next order could not extend within 63 bits.
+        numbered = n == 1 or (n < max_n and bits + token_bits + whose_bits + column_bits > 62)
+        if numbered:  # sorted with their columns, to number them where they are
+            ordered = np.sort(narrow((ngrams << column_bits) | np.arange(ngrams.shape[1]), bits + column_bits), axis=1)
+            place = ordered & ((1 << column_bits) - 1)
+            ordered = ((ordered >> column_bits) << whose_bits) | whose[place]
+        else:  # only the n-grams whose every token matches, each row's side by side
+            ordered = np.sort(compacted((ngrams << whose_bits) | whose[: ngrams.shape[1]], bits + whose_bits), axis=1)
+        # Sorted, each row has its equal n-grams side by side: the hypothesis's, then each reference's.
+        starts, lengths, values, hyp = runs(ordered, whose_bits)
+        clipped = np.minimum(lengths[hyp], most_in_a_reference(lengths, values, hyp, refs))
+        matches[n - 1] = np.bincount(starts[hyp] // ordered.shape[1], weights=clipped, minlength=pairs)
+        if numbered and n < max_n:
+            shared = hyp[clipped > 0]
+            ngrams = numbered_in_rows(starts[shared] // ordered.shape[1], shared, lengths, values, refs, place)
+            bits = int(ngrams.max(initial=0)).bit_length()
+            if n == 1:
+                token_numbers, token_bits = ngrams, bits
 
     # The closest reference length, ties to the shorter: the smallest (distance, length).
+    ref_sentence = np.repeat(np.arange(pairs), refs_per_sentence)
+    first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
     distance = np.abs(ref_lens - hyp_lens[ref_sentence])
     longest = int(ref_lens.max(initial=0)) + 1
     closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
@@ -265,28 +265,72 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     ### END SOLUTION
 
 
-def ngram_dictionary(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, return_inverse=True)``: the distinct keys, sorted, and each key's number among them.
+def narrow(keys: np.ndarray, bits: int) -> np.ndarray:
+    """The keys as int32 if they fit (numpy sorts those about twice as fast), else as they are."""
+    return keys.astype(np.int32) if bits < 32 else keys
 
-    The same, in about half the time: ``np.unique`` sorts the positions by
-    key (``argsort``); here each key and its position are one number, the key
-    in the high bits and the position in the low ones, and ``np.sort`` sorts
-    those numbers, as fast as it sorts plain integers. Other keys (negative,
-    not int64, or too wide for that) go to ``np.unique``.
 
-    >>> ngram_dictionary(np.array([30, 10, 30, 20]))
-    (array([10, 20, 30]), array([2, 0, 2, 1]))
+def compacted(keys: np.ndarray, bits: int) -> np.ndarray:
+    """The keys that are not negative, each row's to its left, then -1 (at least one, to start the row once sorted)."""
+    kept = keys >= 0
+    counts = kept.sum(axis=1)
+    rows = np.full((len(keys), int(counts.max(initial=0)) + 1), -1, dtype=np.int32 if bits < 32 else np.int64)
+    rows[np.arange(rows.shape[1]) < counts[:, None]] = keys[kept]
+    return rows
+
+
+def runs(ordered: np.ndarray, whose_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of equal values in sorted rows: where each starts (in the flat array), its length, its n-gram
+    (negative for none), and which runs are the hypothesis's (whose 0) that a run of a reference may follow.
+
+    A row's first run holds no n-gram (its first column does not), so no run joins the next row's.
+
+    >>> runs(np.array([[-1, 4, 4, 5, 8], [-1, 4, 5, 5, 5]]), whose_bits=1)  # n-gram 2: twice in the first hypothesis
+    (array([0, 1, 3, 4, 5, 6, 7]), array([1, 2, 1, 1, 1, 1, 3]), array([-1,  2,  2,  4, -1,  2,  2]), array([1, 3, 5]))
     """
-    position_bits = max(len(keys) - 1, 1).bit_length()
-    if keys.dtype != np.int64 or keys.min(initial=0) < 0 or int(keys.max(initial=0)).bit_length() + position_bits > 63:
-        return np.unique(keys, return_inverse=True)
-    packed = np.sort(keys << position_bits | np.arange(len(keys)))
-    sorted_keys = packed >> position_bits
-    first = np.ones(len(keys), dtype=bool)  # where a new key starts in the sorted list
-    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=first[1:])
-    numbers = np.empty(len(keys), dtype=np.int64)
-    numbers[packed & ((1 << position_bits) - 1)] = np.cumsum(first) - 1
-    return sorted_keys[first], numbers
+    flat = ordered.ravel()
+    first = np.empty(flat.size, dtype=bool)
+    first[:1] = True
+    np.not_equal(flat[1:], flat[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    values = flat[starts]
+    hyp = np.flatnonzero((values[:-1] & ((1 << whose_bits) - 1) == 0) & (values[:-1] >= 0))
+    return starts, np.diff(starts, append=flat.size), values >> whose_bits, hyp
+
+
+def most_in_a_reference(lengths: np.ndarray, ngrams: np.ndarray, hyp: np.ndarray, refs: int) -> np.ndarray:
+    """For each run of the hypothesis, its n-gram's longest run in one reference: the runs after it of the same n-gram.
+
+    A run of the hypothesis is never the last run (``runs``), so the runs after it are never itself.
+    """
+    most = np.zeros(len(hyp), dtype=np.int64)
+    same = np.ones(len(hyp), dtype=bool)  # the runs so far hold the same n-gram (a run of another ends them)
+    for r in range(1, refs + 1):
+        after = np.minimum(hyp + r, len(lengths) - 1)
+        same &= ngrams[after] == ngrams[hyp]
+        most = np.maximum(most, np.where(same, lengths[after], 0))
+    return most
+
+
+def numbered_in_rows(
+    rows: np.ndarray, shared: np.ndarray, lengths: np.ndarray, ngrams: np.ndarray, refs: int, columns_of: np.ndarray
+) -> np.ndarray:
+    """Each column's number among the n-grams its row's hypothesis shares with a reference (0, 1, 2, ...), else -1.
+
+    ``shared``: those runs of the hypothesis, in ``rows``; ``columns_of``: the column of each sorted value.
+    """
+    number = np.arange(len(shared)) - np.searchsorted(rows, np.arange(len(columns_of)))[rows]  # from 0 in each row
+    run_number = np.full(len(lengths), -1, dtype=np.int64)
+    run_number[shared] = number
+    same = np.ones(len(shared), dtype=bool)
+    for r in range(1, refs + 1):  # the references' runs of the same n-gram, right after it, get its number too
+        after = np.minimum(shared + r, len(lengths) - 1)
+        same &= ngrams[after] == ngrams[shared]
+        run_number[after[same]] = number[same]
+    numbers = np.empty(columns_of.size, dtype=np.int64)
+    row_starts = np.arange(0, columns_of.size, columns_of.shape[1])[:, None]
+    numbers[(columns_of + row_starts).ravel()] = np.repeat(run_number, lengths)
+    return numbers.reshape(columns_of.shape)
 
 
 def _counts_by_chunk(

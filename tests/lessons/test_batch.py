@@ -127,15 +127,14 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
     assert our_warnings == [message for _, messages in theirs for message in messages]
 
 
-@settings(max_examples=examples(200))
-@given(
-    st.lists(st.integers(-(2**62), 2**62), max_size=40),
-    st.integers(0, 62),
-    st.sampled_from([np.int64, np.int32, np.uint8]),
-)
-def test_the_ngram_dictionary_is_numpys_unique(keys, shift, dtype):
-    """ngram_dictionary packs int64 keys with their positions when they fit; np.unique takes the others."""
-    keys = np.array([key >> shift for key in keys], dtype=np.int64).astype(dtype)
-    distinct, numbers = bleu_scratch.lesson10_batch.ngram_dictionary(keys)
-    expected_distinct, expected_numbers = np.unique(keys, return_inverse=True)
-    assert distinct.tolist() == expected_distinct.tolist() and numbers.tolist() == expected_numbers.tolist()
+@pytest.mark.parametrize("references", [1, 3])
+def test_n_grams_too_wide_for_63_bits_are_numbered_and_counted_alike(references):
+    """3,000 distinct tokens take 12 bits each: an 8-gram of their numbers would take 96 bits."""
+    rng = np.random.default_rng(5)
+    reference = list(range(3_000))
+    list_of_references = [[reference] + [rng.permutation(3_000).tolist() for _ in range(references - 1)]]
+    hypothesis = reference[:1_500] * 2  # every n-gram twice, clipped to once
+    hypothesis[700] = 5_000  # and one token no reference has
+    expected = sentence_stats(list_of_references[0], hypothesis, 8)
+    assert 8 * (3_000).bit_length() > 63
+    assert batch_sentence_stats(list_of_references, [hypothesis], 8) == [expected]
