@@ -31,6 +31,7 @@ from the C library's in the last bit, so it is not used for the score).
 
 from collections.abc import Iterable, Sequence
 from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -342,28 +343,42 @@ def _counts_by_chunk(
     reference_lengths: Any = None,
     chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays)."""
+    """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays).
 
-    def rows(lengths: Any, start: int) -> Any:
-        return None if lengths is None else lengths[start : start + chunk]
-
-    parts = [
-        batch_counts(
-            token_arrays(
-                list_of_references[start : start + chunk],
-                hypotheses[start : start + chunk],
+    Lists are counted in groups of pairs of about the same length (within a factor of two): a row is
+    as wide as its group's longest texts, so short pairs are not padded to the length of long ones.
+    """
+    if isinstance(hypotheses, np.ndarray):
+        groups = [np.arange(start, min(start + chunk, len(hypotheses))) for start in range(0, len(hypotheses), chunk)]
+    else:
+        # A pair's width: its hypothesis's length and its first reference's (quick to read, and close enough).
+        widths = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
+        widths += np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
+        order = np.argsort(widths, kind="stable")
+        doubling = np.flatnonzero(np.diff(np.log2(widths[order] + 1).astype(np.int64))) + 1
+        groups = [
+            part for group in np.split(order, doubling) for part in np.split(group, range(chunk, len(group), chunk))
+        ]
+    hyp_lens = np.zeros(len(hypotheses), np.int64)
+    ref_lens = np.zeros(len(hypotheses), np.int64)
+    matches = np.zeros((max_n, len(hypotheses)), np.int64)
+    for rows in groups:
+        if isinstance(hypotheses, np.ndarray):
+            part = token_arrays(
+                list_of_references[rows],
+                hypotheses[rows],
                 pad_id,
-                rows(hypothesis_lengths, start),
-                rows(reference_lengths, start),
-            ),
-            max_n,
-        )
-        for start in range(0, len(hypotheses), chunk)
-    ]
-    if len(parts) == 1:
-        return parts[0]
-    hyp_lens, ref_lens, matches = zip(*parts)
-    return np.concatenate(hyp_lens), np.concatenate(ref_lens), np.concatenate(matches, axis=1)
+                *_rows_of(rows, hypothesis_lengths, reference_lengths),
+            )
+        else:
+            part = token_arrays([list_of_references[i] for i in rows], [hypotheses[i] for i in rows])
+        hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
+    return hyp_lens, ref_lens, matches
+
+
+def _rows_of(rows: np.ndarray, *lengths: Any) -> list:
+    """The rows' entries of each array of lengths given (None stays None)."""
+    return [None if given is None else np.asarray(given)[rows] for given in lengths]
 
 
 def _pairs_as_lists(
