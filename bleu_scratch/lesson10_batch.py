@@ -55,10 +55,10 @@ from .lesson05_sentence import (
 from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
 from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
 
-# Sentence pairs counted at a time: enough for numpy to work on long arrays, few enough that
-# a chunk's arrays stay small (they grow with its tokens, and its counts with the most
-# references one sentence has).
+# Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
+# for numpy to work on long arrays, few enough that a chunk's arrays stay small.
 CHUNK = 5_000
+CELLS = 1 << 21
 
 
 @door(checks.batch, checks.highest_order)
@@ -82,7 +82,7 @@ def batch_sentence_stats(
     >>> ids
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))
     """
-    counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
+    counted = chunked_counts(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
     return _each_stats(*counted)
 
 
@@ -98,7 +98,7 @@ def batch_corpus_stats(
     >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n, chunk=chunk)
+    hyp_lens, ref_lens, matches = chunked_counts(list_of_references, hypotheses, max_n, chunk=chunk)
     totals = _totals(hyp_lens, max_n)
     return BleuStats(
         int(hyp_lens.sum()),
@@ -161,7 +161,7 @@ def batch_sentence_bleu(
     max_n, weight_list = max_n_of(weights), weight_vectors(weights)
     method = smoothing_method(smoothing_function)
     orders = method.orders(max_n) if method else max_n
-    counted = _counts_by_chunk(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
+    counted = chunked_counts(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
     hyp_lens, ref_lens, matches = counted
     p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
     if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
@@ -334,7 +334,7 @@ def numbered_in_rows(
     return numbers.reshape(columns_of.shape)
 
 
-def _counts_by_chunk(
+def chunked_counts(
     list_of_references: Any,
     hypotheses: Any,
     max_n: int,
@@ -343,26 +343,11 @@ def _counts_by_chunk(
     reference_lengths: Any = None,
     chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays).
-
-    Lists are counted in groups of pairs of about the same length (within a factor of two): a row is
-    as wide as its group's longest texts, so short pairs are not padded to the length of long ones.
-    """
-    if isinstance(hypotheses, np.ndarray):
-        groups = [np.arange(start, min(start + chunk, len(hypotheses))) for start in range(0, len(hypotheses), chunk)]
-    else:
-        # A pair's width: its hypothesis's length and its first reference's (quick to read, and close enough).
-        widths = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
-        widths += np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
-        order = np.argsort(widths, kind="stable")
-        doubling = np.flatnonzero(np.diff(np.log2(widths[order] + 1).astype(np.int64))) + 1
-        groups = [
-            part for group in np.split(order, doubling) for part in np.split(group, range(chunk, len(group), chunk))
-        ]
+    """``batch_counts`` of the whole batch, counted ``chunk`` pairs (at most ``CELLS`` array cells) at a time."""
     hyp_lens = np.zeros(len(hypotheses), np.int64)
     ref_lens = np.zeros(len(hypotheses), np.int64)
     matches = np.zeros((max_n, len(hypotheses)), np.int64)
-    for rows in groups:
+    for rows in _groups(list_of_references, hypotheses, chunk):
         if isinstance(hypotheses, np.ndarray):
             part = token_arrays(
                 list_of_references[rows],
@@ -374,6 +359,31 @@ def _counts_by_chunk(
             part = token_arrays([list_of_references[i] for i in rows], [hypotheses[i] for i in rows])
         hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
     return hyp_lens, ref_lens, matches
+
+
+def _groups(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndarray]:
+    """The pairs to count together: at most ``chunk`` of them, whose rows take at most about ``CELLS`` cells.
+
+    Lists are grouped by length first (within a factor of two): a row is as wide as its group's
+    longest texts, so short pairs are not padded to the length of long ones.
+    """
+    if isinstance(hypotheses, np.ndarray):
+        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
+        rows = _rows(chunk, 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1]))
+        return np.split(np.arange(len(hypotheses)), range(rows, len(hypotheses), rows))
+    # A pair's width from its hypothesis's length and its first reference's: quick to read, and close enough.
+    references = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
+    first = np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
+    widths = 1 + np.fromiter(map(len, hypotheses), np.int64, len(hypotheses)) + references * (1 + first)
+    order = np.argsort(widths, kind="stable")
+    groups = np.split(order, np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1)
+    steps = [_rows(chunk, int(widths[group[-1]])) for group in groups]
+    return [part for group, rows in zip(groups, steps) for part in np.split(group, range(rows, len(group), rows))]
+
+
+def _rows(chunk: int, width: int) -> int:
+    """How many rows of ``width`` cells to count at a time."""
+    return max(1, min(chunk, CELLS // width))
 
 
 def _rows_of(rows: np.ndarray, *lengths: Any) -> list:
