@@ -50,11 +50,11 @@ from bleu_scratch import batch_corpus_stats, sacrebleu_from_stats, synthetic_cor
 WMT17 = Path(__file__).resolve().parent.parent / "data" / "wmt17-en-de-systems"
 
 
-def wmt17() -> list[tuple[list, list]]:
-    """(list_of_references, hypotheses) of each WMT17 system, split on whitespace, with newstest2017's reference."""
+def wmt17(systems: int) -> list[tuple[list, list]]:
+    """The first WMT17 systems as (list_of_references, hypotheses), split on whitespace, newstest2017 the reference."""
     reference = [[line.split()] for line in (WMT17 / "newstest2017.ref.de").read_text(encoding="utf-8").splitlines()]
-    systems = sorted((WMT17 / "systems").iterdir())
-    return [(reference, [line.split() for line in path.read_text(encoding="utf-8").splitlines()]) for path in systems]
+    paths = sorted((WMT17 / "systems").iterdir())[:systems]
+    return [(reference, [line.split() for line in path.read_text(encoding="utf-8").splitlines()]) for path in paths]
 
 
 def all_of(corpora: list[tuple[list, list]]) -> dict:
@@ -118,16 +118,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-memory", action="store_true", help="skip the (slow) tracemalloc runs")
     parser.add_argument("--wmt17", action="store_true", help="the 16 WMT17 systems of data/ instead of synthetic text")
+    parser.add_argument("--systems", type=int, default=16, help="with --wmt17, the first this many systems")
     args = parser.parse_args()
 
     print(
         f"Python {platform.python_version()}, NLTK {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
-        f"{'the 16 WMT17 systems' if args.wmt17 else f'{args.segments:,} segments'}, median of {args.repeats} repeats",
+        f"{f'{args.systems} WMT17 systems' if args.wmt17 else f'{args.segments:,} segments'}, "
+        f"median of {args.repeats} repeats",
         flush=True,
     )
     rows = []
     for references in [1] if args.wmt17 else args.references:
-        corpora = wmt17() if args.wmt17 else [synthetic_corpus(args.segments, references, seed=args.seed)]
+        corpora = wmt17(args.systems) if args.wmt17 else [synthetic_corpus(args.segments, references, seed=args.seed)]
         implemented = all_of(corpora)
         calls = {name: call for name, (_, call) in implemented.items()}
         times, results = time_calls(calls, args.repeats)
