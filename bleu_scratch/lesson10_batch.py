@@ -5,20 +5,21 @@ translation model in training, asks for thousands of sentence scores at a
 time, often of token ids. Counted one sentence at a time, their statistics
 cost a trip through Python's loops per n-gram. Here one counter,
 ``batch_counts``, counts the n-grams of the whole batch at once with numpy,
-on the batch as numbers (``token_arrays``, lesson 10's arrays):
+on the batch as numbers, a row per sentence pair (``token_arrays``, lesson
+10's arrays):
 
-1. for each order n, every n-gram of the batch gets a key: the number of its
-   sentence and first n - 1 tokens, then its last token;
-2. ``ngram_dictionary`` (``np.unique`` with ``return_inverse``) turns the keys
-   into the batch's dictionary of n-grams: each distinct one gets a small
-   number, 0, 1, 2, ...;
-3. one ``np.bincount`` counts each n-gram in each text (the hypothesis and
-   every reference); clipping is the hypothesis's count limited by the
-   largest reference count, and a sentence's matches are the sum over its
-   n-grams (another ``np.bincount``);
-4. only an n-gram found in the hypothesis and in a reference can begin a
-   longer match: the others drop out, and each n-gram's dictionary number is
-   the prefix number of the next order's keys.
+1. sorting each row puts equal tokens side by side: the hypothesis's first,
+   then each reference's (``np.sort`` of each token with its column);
+2. in the sorted row, a run of one token in the hypothesis is followed by
+   its runs in the references (``runs``): its clipped count is its length
+   limited by the longest of those (``most_in_a_reference``), and a
+   sentence's matches are the sum over its row (``np.bincount``);
+3. the tokens a row's hypothesis shares with a reference are numbered 0, 1,
+   2, ... (``numbered_in_rows``), the others -1: an n-gram is then one
+   integer, its tokens' numbers side by side, negative if any token matches
+   nothing;
+4. for each order, only the n-grams whose every token matches are sorted,
+   and counted as the tokens were.
 
 The fast corpus score, the command and the significance tests (lesson 11)
 count with it too. A smoothing method of lesson 07 is applied to the whole
