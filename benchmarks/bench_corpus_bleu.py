@@ -2,9 +2,12 @@
 
     python benchmarks/bench_corpus_bleu.py                 # 100,000 segments, 1 and 4 references
     python benchmarks/bench_corpus_bleu.py --segments 10000 --repeats 5
+    python benchmarks/bench_corpus_bleu.py --wmt17         # the 16 WMT17 en-de systems of data/, each a corpus
 
 The corpus is bleu_scratch.synthetic_corpus (seeded, Zipfian words,
-segments of about 25 tokens). NLTK's corpus_bleu takes tokens and sacrebleu's
+segments of about 25 tokens), or with --wmt17 the 16 WMT17 English-German
+systems of data/wmt17-en-de-systems (3,004 segments each, one reference),
+all 16 scored in each timed call. NLTK's corpus_bleu takes tokens and sacrebleu's
 takes lines of text, so bleu_scratch is timed both ways:
 
 - "tokens": bleu_scratch.fast_corpus_bleu and NLTK's on the same token lists;
@@ -34,6 +37,7 @@ import argparse
 import platform
 import sys
 import tracemalloc
+from pathlib import Path
 
 import nltk
 import sacrebleu
@@ -42,6 +46,23 @@ from timing import time_calls
 
 import bleu_scratch
 from bleu_scratch import batch_corpus_stats, sacrebleu_from_stats, synthetic_corpus
+
+WMT17 = Path(__file__).resolve().parent.parent / "data" / "wmt17-en-de-systems"
+
+
+def wmt17(systems: int) -> list[tuple[list, list]]:
+    """The first WMT17 systems as (list_of_references, hypotheses), split on whitespace, newstest2017 the reference."""
+    reference = [[line.split()] for line in (WMT17 / "newstest2017.ref.de").read_text(encoding="utf-8").splitlines()]
+    paths = sorted((WMT17 / "systems").iterdir())[:systems]
+    return [(reference, [line.split() for line in path.read_text(encoding="utf-8").splitlines()]) for path in paths]
+
+
+def all_of(corpora: list[tuple[list, list]]) -> dict:
+    """name -> (input, a call scoring every corpus in turn), from each corpus's implementations."""
+    each = [implementations(*corpus) for corpus in corpora]
+    return {
+        name: (given, lambda name=name: [calls[name][1]() for calls in each]) for name, (given, _) in each[0].items()
+    }
 
 
 def implementations(list_of_references, hypotheses) -> dict:
@@ -96,20 +117,25 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-memory", action="store_true", help="skip the (slow) tracemalloc runs")
+    parser.add_argument("--wmt17", action="store_true", help="the 16 WMT17 systems of data/ instead of synthetic text")
+    parser.add_argument("--systems", type=int, default=16, help="with --wmt17, the first this many systems")
     args = parser.parse_args()
 
     print(
         f"Python {platform.python_version()}, NLTK {nltk.__version__}, sacrebleu {sacrebleu.__version__}, "
-        f"{args.segments:,} segments, median of {args.repeats} repeats",
+        f"{f'{args.systems} WMT17 systems' if args.wmt17 else f'{args.segments:,} segments'}, "
+        f"median of {args.repeats} repeats",
         flush=True,
     )
     rows = []
-    for references in args.references:
-        list_of_references, hypotheses = synthetic_corpus(args.segments, references, seed=args.seed)
-        implemented = implementations(list_of_references, hypotheses)
+    for references in [1] if args.wmt17 else args.references:
+        corpora = wmt17(args.systems) if args.wmt17 else [synthetic_corpus(args.segments, references, seed=args.seed)]
+        implemented = all_of(corpora)
         calls = {name: call for name, (_, call) in implemented.items()}
         times, results = time_calls(calls, args.repeats)
-        print(f"{references} reference(s): " + check_agreement(list_of_references, hypotheses, results), flush=True)
+        for i, corpus in enumerate(corpora):
+            agreed = check_agreement(*corpus, {name: result[i] for name, result in results.items()})
+        print(f"{references} reference(s), {len(corpora)} corpora; the last: {agreed}", flush=True)
         memory = {name: None if args.no_memory else peak_memory(call) for name, call in calls.items()}
         for name, (given, _) in implemented.items():
             ratios = times["NLTK"].median / times[name].median, times["sacrebleu"].median / times[name].median

@@ -2,6 +2,7 @@
 
     python benchmarks/cli_memory.py                          # 1,000,000 segments: one process, --jobs 2, --jobs 4
     python benchmarks/cli_memory.py --segments 200000 --jobs 0 2 --dir /tmp/cli
+    python benchmarks/cli_memory.py --jobs 0 --sacrebleu     # and sacrebleu's command on the same files
 
 ``--jobs 0`` runs the command without ``--jobs``, in one process.
 
@@ -16,7 +17,9 @@ local Dask cluster, its scheduler, and N workers, each under its nanny), read
 from /proc. RSS counts a page shared by several processes (the
 Python library, say) once per process, so the sum overstates what the tree
 really holds; PSS, which divides each shared page among its processes, is
-printed too.
+printed too. With --sacrebleu, sacrebleu's own command scores the same files
+(``sacrebleu REF -i HYP -tok none -b``: the same statistics, since neither
+tokenizes), and each row's last column is sacrebleu's wall time over its own.
 """
 
 import argparse
@@ -30,6 +33,7 @@ from pathlib import Path
 from bleu_scratch import synthetic_corpus
 
 COMMAND = [sys.executable, "-m", "bleu_cli"]
+SACREBLEU = [sys.executable, "-m", "sacrebleu"]
 
 
 def write_corpus(folder: Path, segments: int) -> tuple[Path, Path]:
@@ -102,6 +106,7 @@ def main() -> None:
     parser.add_argument("--segments", type=int, default=1_000_000)
     parser.add_argument("--jobs", type=int, nargs="+", default=[0, 2, 4], help="0: without --jobs (one process)")
     parser.add_argument("--dir", type=Path, help="where to write (or find) the files; default: a temporary directory")
+    parser.add_argument("--sacrebleu", action="store_true", help="also time sacrebleu's command on the same files")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as scratch:
@@ -110,16 +115,21 @@ def main() -> None:
             f"{args.segments:,} segments, {os.cpu_count()} CPUs; "
             f"{hypothesis} ({hypothesis.stat().st_size / 1e6:.0f} MB)"
         )
-        rows = []
-        for jobs in args.jobs:
+        commands = {" ".join(["--jobs", str(jobs)] if jobs else []) or "(one process)": jobs for jobs in args.jobs}
+        runs = {}
+        for name, jobs in commands.items():
             option = ["--jobs", str(jobs)] if jobs else []
-            output, seconds, rss, pss, processes = peak_memory([*COMMAND, str(hypothesis), str(reference), *option])
-            name = " ".join(option) or "(one process)"
-            print(f"{name}: {output}", flush=True)
-            rows.append(f"| {name} | {processes} | {rss / 1024:.0f} | {pss / 1024:.0f} | {seconds:.1f} |")
-    print("\n| option | processes | peak RSS of the tree (MB) | peak PSS (MB) | wall time (s) |")
-    print("|---|---|---|---|---|")
-    print("\n".join(rows))
+            runs[name] = peak_memory([*COMMAND, str(hypothesis), str(reference), *option])
+            print(f"{name}: {runs[name][0]}", flush=True)
+        if args.sacrebleu:
+            sacrebleu = [*SACREBLEU, str(reference), "-i", str(hypothesis), "-tok", "none", "-b"]
+            runs["sacrebleu -tok none"] = peak_memory(sacrebleu)
+            print(f"sacrebleu: {runs['sacrebleu -tok none'][0]}", flush=True)
+    print("\n| command | processes | peak RSS of the tree (MB) | peak PSS (MB) | wall time (s) | sacrebleu / this |")
+    print("|---|---|---|---|---|---|")
+    for name, (_, seconds, rss, pss, processes) in runs.items():
+        ratio = f"{runs['sacrebleu -tok none'][1] / seconds:.1f}" if args.sacrebleu else "-"
+        print(f"| {name} | {processes} | {rss / 1024:.0f} | {pss / 1024:.0f} | {seconds:.1f} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ Tokens may come as people have them:
 import struct
 from collections import defaultdict
 from collections.abc import Sequence
-from itertools import chain, count, repeat
+from itertools import chain, count
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -28,7 +28,6 @@ import numpy as np
 
 from . import checks
 from .checks import door
-from .lesson01_ngrams import Token
 
 # Ids this small stay as they are; larger ones, or other tokens, are numbered.
 ID_LIMIT = 1 << 31
@@ -57,13 +56,12 @@ def token_arrays(
 
     >>> arrays = token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
     >>> arrays.tokens
-    array([[-1,  0,  0,  1, -1,  0,  2, -1,  2,  2]])
+    array([[-1,  0,  0,  1, -1,  0,  2, -1,  3,  2]])
     >>> arrays.whose
     array([0, 0, 0, 0, 1, 1, 1, 2, 2, 2])
 
-    "the" is 0 and "dog" 1, as the hypothesis has them; "cat" and "a", in no
-    hypothesis, cannot match and share the number 2. With arrays, the pad id
-    marks where each row's tokens are:
+    "the" is 0, "dog" 1, "cat" 2 and "a" 3, numbered as first seen. With
+    arrays, the pad id marks where each row's tokens are:
 
     >>> hypotheses = np.array([[5, 6, 7], [8, 0, 0]])
     >>> references = np.array([[5, 6, 0], [8, 9, 0]])
@@ -107,23 +105,15 @@ def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:
     """Every token of the batch as a number, hypotheses first, then the references in order.
 
     Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
-    numbered by a dict, so they get the same number exactly when they are
-    equal in NLTK's Counters; a reference token found in no hypothesis cannot
-    match, and they all share one number.
+    numbered by a dict as they are first seen (0, 1, 2, ...), so they get the
+    same number exactly when they are equal in NLTK's Counters.
     """
-    hypothesis_tokens = tuple(chain.from_iterable(hypotheses))
-    reference_tokens = tuple(chain.from_iterable(chain.from_iterable(list_of_references)))
-    ids = _as_ids(hypothesis_tokens + reference_tokens)
+    tokens = tuple(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
+    ids = _as_ids(tokens)
     if ids is not None:
         return ids
-    # A new hypothesis token gets the next number as it is first seen (in C: the
-    # defaultdict calls the counter); then every reference token is looked up, and
-    # one found in no hypothesis gets the number after them.
-    numbers: defaultdict[Token, int] = defaultdict(count().__next__)
-    hypothesis_numbers = _look_up(numbers, hypothesis_tokens)
-    unmatched = len(numbers)
-    numbers.default_factory = repeat(unmatched).__next__
-    return _packed(hypothesis_numbers + _look_up(numbers, reference_tokens))
+    # A new token gets the next number (in C: the defaultdict calls the counter); a token seen before, its own.
+    return _packed(_look_up(defaultdict(count().__next__), tokens))
 
 
 def _as_ids(tokens: tuple) -> np.ndarray | None:

@@ -5,20 +5,21 @@ translation model in training, asks for thousands of sentence scores at a
 time, often of token ids. Counted one sentence at a time, their statistics
 cost a trip through Python's loops per n-gram. Here one counter,
 ``batch_counts``, counts the n-grams of the whole batch at once with numpy,
-on the batch as numbers (``token_arrays``, lesson 10's arrays):
+on the batch as numbers, a row per sentence pair (``token_arrays``, lesson
+10's arrays):
 
-1. for each order n, every n-gram of the batch gets a key: the number of its
-   sentence and first n - 1 tokens, then its last token;
-2. ``ngram_dictionary`` (``np.unique`` with ``return_inverse``) turns the keys
-   into the batch's dictionary of n-grams: each distinct one gets a small
-   number, 0, 1, 2, ...;
-3. one ``np.bincount`` counts each n-gram in each text (the hypothesis and
-   every reference); clipping is the hypothesis's count limited by the
-   largest reference count, and a sentence's matches are the sum over its
-   n-grams (another ``np.bincount``);
-4. only an n-gram found in the hypothesis and in a reference can begin a
-   longer match: the others drop out, and each n-gram's dictionary number is
-   the prefix number of the next order's keys.
+1. sorting each row puts equal tokens side by side: the hypothesis's first,
+   then each reference's (``np.sort`` of each token with its column);
+2. in the sorted row, a run of one token in the hypothesis is followed by
+   its runs in the references (``runs``): its clipped count is its length
+   limited by the longest of those (``most_in_a_reference``), and a
+   sentence's matches are the sum over its row (``np.bincount``);
+3. the tokens a row's hypothesis shares with a reference are numbered 0, 1,
+   2, ... (``numbered_in_rows``), the others -1: an n-gram is then one
+   integer, its tokens' numbers side by side, negative if any token matches
+   nothing;
+4. for each order, only the n-grams whose every token matches are sorted,
+   and counted as the tokens were.
 
 The fast corpus score, the command and the significance tests (lesson 11)
 count with it too. A smoothing method of lesson 07 is applied to the whole
@@ -31,6 +32,7 @@ from the C library's in the last bit, so it is not used for the score).
 
 from collections.abc import Iterable, Sequence
 from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -54,10 +56,10 @@ from .lesson05_sentence import (
 from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
 from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
 
-# Sentence pairs counted at a time: enough for numpy to work on long arrays, few enough that
-# a chunk's arrays stay small (they grow with its tokens, and its counts with the most
-# references one sentence has).
+# Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
+# for numpy to work on long arrays, few enough that a chunk's arrays stay small.
 CHUNK = 5_000
+CELLS = 1 << 21
 
 
 @door(checks.batch, checks.highest_order)
@@ -81,7 +83,7 @@ def batch_sentence_stats(
     >>> ids
     BleuStats(hyp_len=3, ref_len=3, matches=(2, 1), totals=(3, 2), too_short=(0, 0))
     """
-    counted = _counts_by_chunk(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
+    counted = chunked_counts(list_of_references, hypotheses, max_n, pad_id, hypothesis_lengths, reference_lengths)
     return _each_stats(*counted)
 
 
@@ -97,7 +99,7 @@ def batch_corpus_stats(
     >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    hyp_lens, ref_lens, matches = _counts_by_chunk(list_of_references, hypotheses, max_n, chunk=chunk)
+    hyp_lens, ref_lens, matches = chunked_counts(list_of_references, hypotheses, max_n, chunk=chunk)
     totals = _totals(hyp_lens, max_n)
     return BleuStats(
         int(hyp_lens.sum()),
@@ -160,7 +162,7 @@ def batch_sentence_bleu(
     max_n, weight_list = max_n_of(weights), weight_vectors(weights)
     method = smoothing_method(smoothing_function)
     orders = method.orders(max_n) if method else max_n
-    counted = _counts_by_chunk(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
+    counted = chunked_counts(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
     hyp_lens, ref_lens, matches = counted
     p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
     if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
@@ -333,7 +335,7 @@ def numbered_in_rows(
     return numbers.reshape(columns_of.shape)
 
 
-def _counts_by_chunk(
+def chunked_counts(
     list_of_references: Any,
     hypotheses: Any,
     max_n: int,
@@ -342,28 +344,52 @@ def _counts_by_chunk(
     reference_lengths: Any = None,
     chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``batch_counts`` of the whole batch, counted ``chunk`` pairs at a time (memory holds one chunk's arrays)."""
-
-    def rows(lengths: Any, start: int) -> Any:
-        return None if lengths is None else lengths[start : start + chunk]
-
-    parts = [
-        batch_counts(
-            token_arrays(
-                list_of_references[start : start + chunk],
-                hypotheses[start : start + chunk],
+    """``batch_counts`` of the whole batch, counted ``chunk`` pairs (at most ``CELLS`` array cells) at a time."""
+    hyp_lens = np.zeros(len(hypotheses), np.int64)
+    ref_lens = np.zeros(len(hypotheses), np.int64)
+    matches = np.zeros((max_n, len(hypotheses)), np.int64)
+    for rows in _groups(list_of_references, hypotheses, chunk):
+        if isinstance(hypotheses, np.ndarray):
+            part = token_arrays(
+                list_of_references[rows],
+                hypotheses[rows],
                 pad_id,
-                rows(hypothesis_lengths, start),
-                rows(reference_lengths, start),
-            ),
-            max_n,
-        )
-        for start in range(0, len(hypotheses), chunk)
-    ]
-    if len(parts) == 1:
-        return parts[0]
-    hyp_lens, ref_lens, matches = zip(*parts)
-    return np.concatenate(hyp_lens), np.concatenate(ref_lens), np.concatenate(matches, axis=1)
+                *_rows_of(rows, hypothesis_lengths, reference_lengths),
+            )
+        else:
+            part = token_arrays([list_of_references[i] for i in rows], [hypotheses[i] for i in rows])
+        hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
+    return hyp_lens, ref_lens, matches
+
+
+def _groups(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndarray]:
+    """The pairs to count together: at most ``chunk`` of them, whose rows take at most about ``CELLS`` cells.
+
+    Lists are grouped by length first (within a factor of two): a row is as wide as its group's
+    longest texts, so short pairs are not padded to the length of long ones.
+    """
+    if isinstance(hypotheses, np.ndarray):
+        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
+        rows = _rows(chunk, 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1]))
+        return np.split(np.arange(len(hypotheses)), range(rows, len(hypotheses), rows))
+    # A pair's width from its hypothesis's length and its first reference's: quick to read, and close enough.
+    references = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
+    first = np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
+    widths = 1 + np.fromiter(map(len, hypotheses), np.int64, len(hypotheses)) + references * (1 + first)
+    order = np.argsort(widths, kind="stable")
+    groups = np.split(order, np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1)
+    steps = [_rows(chunk, int(widths[group[-1]])) for group in groups]
+    return [part for group, rows in zip(groups, steps) for part in np.split(group, range(rows, len(group), rows))]
+
+
+def _rows(chunk: int, width: int) -> int:
+    """How many rows of ``width`` cells to count at a time."""
+    return max(1, min(chunk, CELLS // width))
+
+
+def _rows_of(rows: np.ndarray, *lengths: Any) -> list:
+    """The rows' entries of each array of lengths given (None stays None)."""
+    return [None if given is None else np.asarray(given)[rows] for given in lengths]
 
 
 def _pairs_as_lists(

@@ -8,7 +8,7 @@ up, so nothing needs counting again:
 
 1. a table holds one row per segment, its ``BleuStats`` laid flat
    (``hyp_len, ref_len, matches..., totals..., too_short...``), counted for
-   a whole system at once by lesson 10's batch counting (``batch_counts``);
+   a whole system at once by lesson 10's batch counting (``batch_counts``, in chunks: ``chunked_counts``);
 2. a draw's statistics are the sum of the chosen segments' rows, and every
    draw at once is one matrix product: how many times each draw chose each
    segment, times the table;
@@ -37,8 +37,7 @@ import numpy as np
 from .lesson01_ngrams import Token
 from .lesson05_sentence import BleuStats
 from .lesson09_sacrebleu import sacrebleu_from_stats
-from .lesson10_arrays import token_arrays
-from .lesson10_batch import batch_counts
+from .lesson10_batch import chunked_counts
 
 Stream = Sequence[Sequence[Token]]  # one system's or one reference's tokens, a list per segment
 
@@ -85,7 +84,7 @@ def segment_table(systems: Sequence[Stream], references: Sequence[Stream], max_n
     list_of_references = [list(refs) for refs in zip(*references)]
     tables = []
     for hypotheses in systems:
-        hyp_lens, ref_lens, matches = batch_counts(token_arrays(list_of_references, hypotheses), max_n)
+        hyp_lens, ref_lens, matches = chunked_counts(list_of_references, hypotheses, max_n)
         totals = np.maximum(hyp_lens - np.arange(max_n)[:, None], 0)
         tables.append(np.column_stack([hyp_lens, ref_lens, matches.T, totals.T, totals.T == 0]))
     return np.stack(tables)

@@ -12,6 +12,7 @@ unchanged, other collections NLTK accepts (a numpy array of tokens, a deque,
 a set of references) copied into a list, so the lessons can slice them.
 """
 
+from collections import deque
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence, Set
 from itertools import chain
 from operator import is_
@@ -363,7 +364,7 @@ def _looks_like_a_token(value: Any) -> bool:
 
 def _all_hashable(tokens: Iterable) -> bool:
     try:
-        set(tokens)
+        deque(map(hash, tokens), maxlen=0)  # hashes each token in C, keeping none
     except TypeError:
         return False
     return True

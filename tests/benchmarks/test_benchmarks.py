@@ -31,6 +31,12 @@ def test_corpus_benchmark_checks_and_prints_its_table():
     assert "| 2 | NLTK | tokens |" in out and "| 1 | bleu_scratch | tokens |" in out, out
 
 
+def test_corpus_benchmark_on_wmt17_systems_checks_each_against_nltk_and_sacrebleu():
+    out = run("bench_corpus_bleu.py", "--wmt17", "--systems", "2", "--repeats", "1", "--no-memory")
+    assert "1 reference(s), 2 corpora; the last: bleu_scratch == NLTK == " in out, out
+    assert "| 1 | bleu_scratch from text | text |" in out, out
+
+
 def test_sentence_benchmark_checks_and_prints_its_table():
     out = run("bench_sentence_bleu.py", "--pairs", "200", "--references", "1", "3", "--repeats", "1")
     assert "| 3 | bleu_scratch batch_sentence_bleu, ids | ids |" in out, out
@@ -57,8 +63,9 @@ def test_significance_benchmark_checks_and_prints_its_table():
 
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="reads /proc (Linux)")
 def test_memory_benchmark_runs_the_command(tmp_path):
-    out = run("cli_memory.py", "--segments", "3000", "--jobs", "0", "--dir", str(tmp_path))
+    out = run("cli_memory.py", "--segments", "3000", "--jobs", "0", "--dir", str(tmp_path), "--sacrebleu")
     assert "(one process): BLEU = " in out and "| (one process) | 1 |" in out, out
+    assert "| sacrebleu -tok none | 1 |" in out, out
 
 
 def test_rewards_benchmark_checks_and_prints_its_table():

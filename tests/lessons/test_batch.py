@@ -49,7 +49,7 @@ def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
     expected = [
         sentence_stats(references, hypothesis) for references, hypothesis in zip(list_of_references, hypotheses)
     ]
-    assert bleu_scratch.lesson10_batch._counts_by_chunk(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [
+    assert bleu_scratch.lesson10_batch.chunked_counts(list_of_references, hypotheses, 4, chunk=7)[2].T.tolist() == [
         list(s.matches) for s in expected
     ]
 
