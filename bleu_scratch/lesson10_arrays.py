@@ -19,7 +19,7 @@ Tokens may come as people have them:
 
 import struct
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain, count
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -182,3 +182,18 @@ def tokens_mask(rows: np.ndarray, pad_id: int | None, lengths: Any) -> np.ndarra
     if pad_id is not None:
         return rows != pad_id
     return np.ones(rows.shape, dtype=bool)
+
+
+def pairs_as_lists(
+    list_of_references: Any, hypotheses: Any, pad_id: int | None, hypothesis_lengths: Any, reference_lengths: Any
+) -> Iterable[tuple[list, list]]:
+    """Each pair as ``sentence_bleu`` takes it, for a smoothing function that reads the tokens: array rows as lists."""
+    if not isinstance(hypotheses, np.ndarray):
+        return zip(list_of_references, hypotheses)
+    references = list_of_references[:, None] if list_of_references.ndim == 2 else list_of_references
+    hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
+    ref_mask = tokens_mask(references, pad_id, reference_lengths)
+    return (
+        ([reference[mask].tolist() for reference, mask in zip(*refs)], hypothesis[mask].tolist())
+        for hypothesis, mask, *refs in zip(hypotheses, hyp_mask, references, ref_mask)
+    )

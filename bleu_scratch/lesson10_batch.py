@@ -53,7 +53,7 @@ from .lesson05_sentence import (
     reweighed,
     weight_vectors,
 )
-from .lesson10_arrays import TokenArrays, token_arrays, tokens_mask
+from .lesson10_arrays import TokenArrays, pairs_as_lists, token_arrays
 from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
 
 # Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
@@ -166,7 +166,7 @@ def batch_sentence_bleu(
     hyp_lens, ref_lens, matches = counted
     p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
     if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
-        pairs = _pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
+        pairs = pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
         return [
             bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
             for stats, (references, hypothesis) in zip(_each_stats(hyp_lens, ref_lens, matches[:max_n]), pairs)
@@ -238,21 +238,23 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
         if n > 1:  # an n-gram: the (n-1)-gram at its column, then its last token's number
             ngrams = (ngrams[:, :-1] << token_bits) | token_numbers[:, n - 1 :]
             bits += token_bits
-        # Tokens get numbers, and so do n-grams the next order could not extend within 63 bits.
+        # Tokens get numbers, and so do n-grams the next order might not extend within 63 bits (the test
+        # counts the column's bits too, so that the next order can still be numbered if it must).
         numbered = n == 1 or (n < max_n and bits + token_bits + whose_bits + column_bits > 62)
         if numbered:  # sorted with their columns, to number them where they are
-            ordered = np.sort(narrow((ngrams << column_bits) | np.arange(ngrams.shape[1]), bits + column_bits), axis=1)
-            place = ordered & ((1 << column_bits) - 1)
-            ordered = ((ordered >> column_bits) << whose_bits) | whose[place]
+            keys = np.sort(narrow((ngrams << column_bits) | np.arange(ngrams.shape[1]), bits + column_bits), axis=1)
+            columns_of = keys & ((1 << column_bits) - 1)
+            values = ((keys >> column_bits) << whose_bits) | whose[columns_of]
         else:  # only the n-grams whose every token matches, each row's side by side
-            ordered = np.sort(compacted((ngrams << whose_bits) | whose[: ngrams.shape[1]], bits + whose_bits), axis=1)
+            values = np.sort(compacted((ngrams << whose_bits) | whose[: ngrams.shape[1]], bits + whose_bits), axis=1)
         # Sorted, each row has its equal n-grams side by side: the hypothesis's, then each reference's.
-        starts, lengths, values, hyp = runs(ordered, whose_bits)
-        clipped = np.minimum(lengths[hyp], most_in_a_reference(lengths, values, hyp, refs))
-        matches[n - 1] = np.bincount(starts[hyp] // ordered.shape[1], weights=clipped, minlength=pairs)
+        starts, lengths, values_of_runs, hyp = runs(values, whose_bits)
+        clipped = np.minimum(lengths[hyp], most_in_a_reference(lengths, values_of_runs, hyp, refs))
+        matches[n - 1] = np.bincount(starts[hyp] // values.shape[1], weights=clipped, minlength=pairs)
         if numbered and n < max_n:
             shared = hyp[clipped > 0]
-            ngrams = numbered_in_rows(starts[shared] // ordered.shape[1], shared, lengths, values, refs, place)
+            row_of_shared = starts[shared] // values.shape[1]
+            ngrams = numbered_in_rows(row_of_shared, shared, lengths, values_of_runs, refs, columns_of)
             bits = int(ngrams.max(initial=0)).bit_length()
             if n == 1:
                 token_numbers, token_bits = ngrams, bits
@@ -268,7 +270,7 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
 
 
 def narrow(keys: np.ndarray, bits: int) -> np.ndarray:
-    """The keys as int32 if they fit (numpy sorts those about twice as fast), else as they are."""
+    """The keys as int32 if they fit (numpy sorts those faster than int64), else as they are."""
     return keys.astype(np.int32) if bits < 32 else keys
 
 
@@ -315,13 +317,21 @@ def most_in_a_reference(lengths: np.ndarray, ngrams: np.ndarray, hyp: np.ndarray
 
 
 def numbered_in_rows(
-    rows: np.ndarray, shared: np.ndarray, lengths: np.ndarray, ngrams: np.ndarray, refs: int, columns_of: np.ndarray
+    row_of_shared: np.ndarray,
+    shared: np.ndarray,
+    lengths: np.ndarray,
+    ngrams: np.ndarray,
+    refs: int,
+    places: np.ndarray,
 ) -> np.ndarray:
     """Each column's number among the n-grams its row's hypothesis shares with a reference (0, 1, 2, ...), else -1.
 
-    ``shared``: those runs of the hypothesis, in ``rows``; ``columns_of``: the column of each sorted value.
+    ``shared``: the runs of those n-grams in the hypothesis, in rows ``row_of_shared``;
+    ``places``: the column each sorted value came from.
     """
-    number = np.arange(len(shared)) - np.searchsorted(rows, np.arange(len(columns_of)))[rows]  # from 0 in each row
+    # The shared runs are in row order: each one's number is its place minus its row's first place.
+    first_of_row = np.searchsorted(row_of_shared, np.arange(len(places)))
+    number = np.arange(len(shared)) - first_of_row[row_of_shared]
     run_number = np.full(len(lengths), -1, dtype=np.int64)
     run_number[shared] = number
     same = np.ones(len(shared), dtype=bool)
@@ -329,10 +339,10 @@ def numbered_in_rows(
         after = np.minimum(shared + r, len(lengths) - 1)
         same &= ngrams[after] == ngrams[shared]
         run_number[after[same]] = number[same]
-    numbers = np.empty(columns_of.size, dtype=np.int64)
-    row_starts = np.arange(0, columns_of.size, columns_of.shape[1])[:, None]
-    numbers[(columns_of + row_starts).ravel()] = np.repeat(run_number, lengths)
-    return numbers.reshape(columns_of.shape)
+    numbers = np.empty(places.size, dtype=np.int64)
+    row_starts = np.arange(0, places.size, places.shape[1])[:, None]
+    numbers[(places + row_starts).ravel()] = np.repeat(run_number, lengths)
+    return numbers.reshape(places.shape)
 
 
 def chunked_counts(
@@ -350,12 +360,10 @@ def chunked_counts(
     matches = np.zeros((max_n, len(hypotheses)), np.int64)
     for rows in _groups(list_of_references, hypotheses, chunk):
         if isinstance(hypotheses, np.ndarray):
-            part = token_arrays(
-                list_of_references[rows],
-                hypotheses[rows],
-                pad_id,
-                *_rows_of(rows, hypothesis_lengths, reference_lengths),
-            )
+            lengths = [
+                None if given is None else np.asarray(given)[rows] for given in (hypothesis_lengths, reference_lengths)
+            ]
+            part = token_arrays(list_of_references[rows], hypotheses[rows], pad_id, *lengths)
         else:
             part = token_arrays([list_of_references[i] for i in rows], [hypotheses[i] for i in rows])
         hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
@@ -385,23 +393,3 @@ def _groups(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.nda
 def _rows(chunk: int, width: int) -> int:
     """How many rows of ``width`` cells to count at a time."""
     return max(1, min(chunk, CELLS // width))
-
-
-def _rows_of(rows: np.ndarray, *lengths: Any) -> list:
-    """The rows' entries of each array of lengths given (None stays None)."""
-    return [None if given is None else np.asarray(given)[rows] for given in lengths]
-
-
-def _pairs_as_lists(
-    list_of_references: Any, hypotheses: Any, pad_id: int | None, hypothesis_lengths: Any, reference_lengths: Any
-) -> Iterable[tuple[list, list]]:
-    """Each pair as ``sentence_bleu`` takes it, for a smoothing function that reads the tokens: array rows as lists."""
-    if not isinstance(hypotheses, np.ndarray):
-        return zip(list_of_references, hypotheses)
-    references = list_of_references[:, None] if list_of_references.ndim == 2 else list_of_references
-    hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
-    ref_mask = tokens_mask(references, pad_id, reference_lengths)
-    return (
-        ([reference[mask].tolist() for reference, mask in zip(*refs)], hypothesis[mask].tolist())
-        for hypothesis, mask, *refs in zip(hypotheses, hyp_mask, references, ref_mask)
-    )
