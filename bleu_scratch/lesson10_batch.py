@@ -299,7 +299,7 @@ def runs(ordered: np.ndarray, whose_bits: int) -> tuple[np.ndarray, np.ndarray, 
     starts = np.flatnonzero(first)
     values = flat[starts]
     hyp = np.flatnonzero((values[:-1] & ((1 << whose_bits) - 1) == 0) & (values[:-1] >= 0))
-    return starts, np.diff(starts, append=flat.size), values >> whose_bits, hyp
+    return starts, np.append(starts[1:], flat.size) - starts, values >> whose_bits, hyp
 
 
 def most_in_a_reference(lengths: np.ndarray, ngrams: np.ndarray, hyp: np.ndarray, refs: int) -> np.ndarray:
