@@ -202,9 +202,10 @@ def wmt17() -> Wmt17:
     return Wmt17(DATA / "wmt17-en-de-systems")
 
 
-# The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval, the browser, nbgrader and the
-# student edition, Dask clusters, the benchmarks and the wheel: whole processes and servers, each test seconds
-# long, and runs each property test on a tenth of its generated cases (tests/quick.py). `pytest` keeps all.
+# The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval and lesson 00's environment check,
+# the browser, nbgrader, the grader and its attacks, the student edition, Dask clusters, the benchmarks and the
+# wheel: whole processes and servers, each test seconds long, and runs each property test on a tenth of its
+# generated cases (tests/quick.py). `pytest` keeps all.
 ROOT = Path(__file__).resolve().parents[1]
 # Test files that are slow as a whole, relative to the repository.
 SLOW_FILES = {
@@ -214,7 +215,8 @@ SLOW_FILES = {
     "tests/classroom/test_nbgrader.py",  # real nbgrader
     "tests/classroom/test_edition.py",  # a student edition used as a student uses it
     "tests/classroom/test_written_lessons.py",
-    "tests/classroom/test_grader.py",  # a graded process per function, and the attacks
+    "tests/classroom/test_grader.py",  # a graded process per function
+    "tests/classroom/test_attacks.py",  # the attacks, each graded in the sandbox until a limit stops it
     "tests/classroom/test_one_truth.py",
     "tests/classroom/test_gradebook.py",
     "tests/classroom/test_packaging.py",
@@ -223,10 +225,12 @@ SLOW_FILES = {
     "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
     "tests/lessons/test_parallel.py",  # Dask clusters
     "tests/lessons/test_wmt17_relatives.py",  # 16 systems scored by every relative
+    "tests/notebooks/test_environment_check.py",  # lesson 00's check, importing every package, in a process
 }
 # Single slow tests in otherwise quick files: all 16 WMT17 systems, or thousands of resamples.
 SLOW_TESTS = {
-    "tests/lessons/test_significance.py::test_paired_bootstrap_on_16_wmt17_systems_equals_sacrebleu",
+    "tests/lessons/test_significance.py::test_paired_bootstrap_on_wmt17_systems_equals_sacrebleu",
+    "tests/lessons/test_significance.py::test_the_recorded_sacrebleu_runs_are_ours",
     "tests/lessons/test_significance.py::test_bootstrap_p_values_match_moses_within_0_01",
     "tests/lessons/test_significance.py::test_randomization_p_values_match_multeval_within_0_01",
     "tests/lessons/test_significance.py::test_approximate_randomization_equals_sacrebleu",

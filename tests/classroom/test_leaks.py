@@ -61,14 +61,21 @@ def test_every_solution_shows_in_a_markdown_cell_or_a_data_file():
     passages = [passage for rel, content in edition.files.items() for passage in leaks.passages(rel, content)]
     assert leaks.find_leaks(passages, edition.regions) == []
     markdown = leaks.Passage("notebooks/01_tokens_and_ngrams.ipynb", "", lesson=1, cell=2, code=False)
+    # A passage that holds none of a region's lines cannot change what the search finds for it: each region is
+    # searched among those that hold one, and its own file's (the whole edition was searched above).
+    flat = [" ".join(passage.text.split()) for passage in passages]
     checked = 0
     for region in edition.regions:
-        if secret_lines(region, passages):
-            line = max(secret_lines(region, passages), key=len)
+        secrets = secret_lines(region, passages)
+        if secrets:
+            line = max(secrets, key=len)
+            nearby = [
+                passage
+                for passage, text in zip(passages, flat)
+                if passage.path == region.place[0] or any(own in text for own in distinctive_lines(region))
+            ]
             for shown in (markdown, leaks.Passage("data/README.md", "")):
-                found = leaks.find_leaks(
-                    passages + [leaks.Passage(**{**vars(shown), "text": f"See:\n{line}"})], [region]
-                )
+                found = leaks.find_leaks(nearby + [leaks.Passage(**{**vars(shown), "text": f"See:\n{line}"})], [region])
                 assert [leak.rsplit(" can be read at ", 1)[1] for leak in found] == [
                     f"{shown.path} cell 2" if shown.cell else f"{shown.path}:2"
                 ], region.where

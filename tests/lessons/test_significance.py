@@ -141,9 +141,17 @@ def test_interval_and_p_value_are_sacrebleus():
 # --- the paired tests against sacrebleu ---------------------------------------------------------------------
 
 
-def test_paired_bootstrap_on_16_wmt17_systems_equals_sacrebleu(systems):
+# Three of the 15 systems beside the baseline, run live: each is compared with the baseline on the same resamples,
+# whatever the others, so three stand for the property; test_the_recorded_sacrebleu_runs_are_ours compares all 16
+# with sacrebleu's own recorded runs.
+LIVE = ["PROMT-Rule-based.4735", "online-A.0", "uedin-nmt.4722"]
+
+
+def test_paired_bootstrap_on_wmt17_systems_equals_sacrebleu(systems):
     # sacrebleu's defaults: tokenize 13a, 1,000 resamples, seed 12345.
     named, reference = systems
+    named = [named[0], *(system for system in named if system[0] in LIVE)]
+    assert len(named) == 1 + len(LIVE)
     assert as_sacrebleu(paired_test(named, [reference])) == sacrebleu_paired_test(named, reference, "13a", "bs", 1000)
 
 

@@ -57,12 +57,17 @@ def test_the_context_holds_no_lesson_notebook_or_solution(context):
 
 @pytest.fixture(scope="module")
 def image_python(context, tmp_path_factory) -> Path:
-    """Python with what the image installs (RUN python -m venv ... && pip install -r requirements.txt), nothing else."""
+    """Python with what the image installs (RUN python -m venv ... && pip install -r requirements.txt), nothing else.
+
+    This pip installs into the empty venv (``--python``) rather than a copy of pip set up in it, and leaves the
+    bytecode to be compiled as the grader imports: the same packages, in half the time.
+    """
     venv = tmp_path_factory.mktemp("image") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-    pip = [str(venv / "bin" / "pip"), "install", "-q", "-r", str(context / "requirements.txt")]
-    subprocess.run(pip, check=True, timeout=900, capture_output=True)
-    return venv / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile"]
+    subprocess.run([*pip, "-r", str(context / "requirements.txt")], check=True, timeout=900, capture_output=True)
+    return python
 
 
 def in_image(python: Path, context: Path, tmp_path: Path, *argv: str) -> subprocess.CompletedProcess:
