@@ -20,7 +20,8 @@ The compiled-speed bound: benchmarks/ngram_bound.c counts the same statistics
 (clipped matches, totals, closest reference lengths) of the token ids in C,
 built here with the system's C compiler (cc -O2). The script checks its sums
 against bleu_scratch's and prints how far bleu_scratch's fastest counting (the
-batch's) still is from it. Without a C compiler that row is left out.
+batch's, ``chunked_counts``: numbering the ids, then ``batch_counts`` in groups of
+about one length) still is from it. Without a C compiler that row is left out.
 """
 
 import argparse
@@ -40,8 +41,7 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from timing import time_calls
 
 from bleu_scratch import batch_corpus_stats, batch_sentence_bleu, synthetic_corpus
-from bleu_scratch.lesson10_arrays import token_arrays
-from bleu_scratch.lesson10_batch import batch_counts
+from bleu_scratch.lesson10_batch import chunked_counts
 
 BOUND_SOURCE = Path(__file__).with_name("ngram_bound.c")
 
@@ -91,7 +91,7 @@ def compiled_bound(id_references: list, id_hypotheses: list, repeats: int) -> tu
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
-        batch_counts(token_arrays(id_references, id_hypotheses), 4)
+        chunked_counts(id_references, id_hypotheses, 4)
         best = min(best, time.perf_counter() - start)
     return float(seconds), best
 

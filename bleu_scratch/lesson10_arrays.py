@@ -7,17 +7,20 @@ own (``whose`` says which text a column belongs to) and -1 wherever there is
 no token: before each text, and after a text shorter than its columns.
 Tokens may come as people have them:
 
-- lists of words: each distinct word gets a number through a dict, so two
-  tokens get the same number exactly when they are equal in NLTK's Counters;
-- lists of integer token ids: the ids are the numbers;
+- lists of words or of integer token ids: each distinct token gets a number
+  through a dict, so two tokens get the same number exactly when they are
+  equal in NLTK's Counters;
 - 2-D integer arrays, as a training loop holds a batch (hypotheses of shape
   (batch, length); references of shape (batch, references, length), or
   (batch, length) for one reference each), with each row's length given or
   its padding marked by ``pad_id``: the rows are copied into place at once,
   with no Python loop over them.
+
+A large batch is counted in chunks (``chunks``): pairs of about the same
+length together, so that short rows are not padded to the longest, and a
+bounded number of array cells at a time.
 """
 
-import struct
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import chain, count
@@ -29,9 +32,13 @@ import numpy as np
 from . import checks
 from .checks import door
 
-# Ids this small stay as they are; larger ones, or other tokens, are numbered.
+# Ids of arrays this small stay as they are; larger ones are numbered.
 ID_LIMIT = 1 << 31
-INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
+# Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
+# for numpy to work on long arrays, few enough that a chunk's arrays stay small.
+CHUNK = 5_000
+CELLS = 1 << 21
+FEW = 256  # pairs: a group of fewer is counted with the next, wider one
 
 
 class TokenArrays(NamedTuple):
@@ -80,7 +87,9 @@ def token_arrays(
     ref_table[np.arange(ref_table.shape[1]) < refs_per_sentence[:, None]] = ref_lens
     hyp_mask = np.arange(int(hyp_lens.max(initial=0))) < hyp_lens[:, None]
     ref_mask = np.arange(int(ref_lens.max(initial=0))) < ref_table[:, :, None]
-    tokens, whose = _in_rows(_numbered(list_of_references, hypotheses), hyp_mask, ref_mask)
+    with checks.named_bad_token(list_of_references, hypotheses):  # a token the dict cannot hash
+        numbered = _numbered(list_of_references, hypotheses)
+    tokens, whose = _in_rows(numbered, hyp_mask, ref_mask)
     return TokenArrays(tokens, whose, hyp_lens, ref_lens, refs_per_sentence)
 
 
@@ -104,43 +113,13 @@ def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> 
 def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:
     """Every token of the batch as a number, hypotheses first, then the references in order.
 
-    Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
-    numbered by a dict as they are first seen (0, 1, 2, ...), so they get the
-    same number exactly when they are equal in NLTK's Counters.
+    A dict numbers the tokens as they are first seen (0, 1, 2, ...), so two
+    tokens get the same number exactly when they are equal in NLTK's Counters:
+    words, token ids (1, 1.0 and True are one token there too), anything hashable.
     """
     tokens = tuple(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
-    ids = _as_ids(tokens)
-    if ids is not None:
-        return ids
     # A new token gets the next number (in C: the defaultdict calls the counter); a token seen before, its own.
-    return _packed(_look_up(defaultdict(count().__next__), tokens))
-
-
-def _as_ids(tokens: tuple) -> np.ndarray | None:
-    """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
-
-    Only plain ints (and bools, 0 and 1 in NLTK's Counters too) are ids as
-    they are: other int-like tokens (numpy ints, tensors) are equal or not
-    by their own rules, so the dict numbers them. ``struct.pack`` turns each
-    int into 4 bytes in C, with less work per int than ``np.fromiter`` does;
-    a float equal to an id (1.0 and 1 are one token in NLTK's Counters) makes
-    the batch numbered by the dict, like words.
-
-    >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
-    (array([         0,          7, 2147483647]), None, None, None)
-    """
-    if tokens and (type(tokens[0]) not in INT_TYPES or not set(map(type, tokens)) <= INT_TYPES):
-        return None
-    try:
-        ids = _packed(tokens)
-    except struct.error:  # an int past 2**31 - 1
-        return None
-    return ids if ids.min(initial=0) >= 0 else None
-
-
-def _packed(numbers: tuple) -> np.ndarray:
-    """Ints from -2**31 to 2**31 - 1 as an int64 array, each packed into 4 bytes by ``struct`` in C."""
-    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32).astype(np.int64)
+    return np.fromiter(_look_up(defaultdict(count().__next__), tokens), np.int64, len(tokens))
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
@@ -197,3 +176,38 @@ def pairs_as_lists(
         ([reference[mask].tolist() for reference, mask in zip(*refs)], hypothesis[mask].tolist())
         for hypothesis, mask, *refs in zip(hypotheses, hyp_mask, references, ref_mask)
     )
+
+
+def chunks(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndarray]:
+    """The pairs to count together: at most ``chunk`` of them, whose rows take at most about ``CELLS`` cells.
+
+    Lists are grouped by length first (within a factor of two): a row is as wide as its group's
+    longest texts, so short pairs are not padded to the length of long ones. A group of fewer
+    than ``FEW`` pairs joins the next one.
+
+    >>> hypotheses = [["a"] * 3, ["b"] * 40, ["c"] * 2]
+    >>> chunks([[hypothesis] for hypothesis in hypotheses], hypotheses, chunk=2)  # the shortest first
+    [array([2, 0]), array([1])]
+    """
+    if isinstance(hypotheses, np.ndarray):
+        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
+        rows = _rows_at_a_time(chunk, 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1]))
+        return np.split(np.arange(len(hypotheses)), range(rows, len(hypotheses), rows))
+    # A pair's width from its hypothesis's length and its first reference's: quick to read, and close enough.
+    references = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
+    first = np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
+    widths = 1 + np.fromiter(map(len, hypotheses), np.int64, len(hypotheses)) + references * (1 + first)
+    order = np.argsort(widths, kind="stable")
+    cuts, start = [], 0
+    for cut in (np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1).tolist():
+        if cut - start >= FEW:  # fewer narrow pairs join the next group: padding them costs less than a call
+            cuts.append(cut)
+            start = cut
+    groups = np.split(order, cuts)
+    steps = [_rows_at_a_time(chunk, int(widths[group[-1]])) for group in groups]
+    return [part for group, rows in zip(groups, steps) for part in np.split(group, range(rows, len(group), rows))]
+
+
+def _rows_at_a_time(chunk: int, width: int) -> int:
+    """How many rows of ``width`` cells to count at a time."""
+    return max(1, min(chunk, CELLS // width))

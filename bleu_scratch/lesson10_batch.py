@@ -23,16 +23,15 @@ on the batch as numbers, a row per sentence pair (``token_arrays``, lesson
 
 The fast corpus score, the command and the significance tests (lesson 11)
 count with it too. A smoothing method of lesson 07 is applied to the whole
-batch by ``lesson10_smoothing``. Each sentence is then scored by lesson 05's rules
+batch by ``lesson10_smoothing``. The scores follow lesson 05's rules
 (``brevity_penalty``, ``no_smoothing``'s warning, ``reweighed``,
-``geometric_mean_score``) with Python's own floating-point functions, so every
-value is ``sentence_bleu``'s to the last bit (numpy's logarithm may differ
-from the C library's in the last bit, so it is not used for the score).
+``geometric_mean_score``) on arrays, with Python's own ``math.log``,
+``math.fsum`` and ``math.exp`` where numpy's could differ in the last bit, so
+every value is ``sentence_bleu``'s to the last bit.
 """
 
-from collections.abc import Iterable, Sequence
-from itertools import repeat
-from operator import itemgetter
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -48,18 +47,12 @@ from .lesson05_sentence import (
     Smoothing,
     Weights,
     bleu_from_stats,
-    geometric_mean_score,
+    is_default_weights,
     max_n_of,
-    reweighed,
     weight_vectors,
 )
-from .lesson10_arrays import TokenArrays, pairs_as_lists, token_arrays
+from .lesson10_arrays import CHUNK, TokenArrays, chunks, pairs_as_lists, token_arrays
 from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
-
-# Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
-# for numpy to work on long arrays, few enough that a chunk's arrays stay small.
-CHUNK = 5_000
-CELLS = 1 << 21
 
 
 @door(checks.batch, checks.highest_order)
@@ -87,7 +80,7 @@ def batch_sentence_stats(
     return _each_stats(*counted)
 
 
-@door(checks.corpus, checks.highest_order)
+@door(checks.numbered_corpus, checks.highest_order)
 def batch_corpus_stats(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
@@ -110,7 +103,7 @@ def batch_corpus_stats(
     )
 
 
-@door(checks.corpus, checks.weights)
+@door(checks.numbered_corpus, checks.weights)
 def fast_corpus_bleu(
     list_of_references: Sequence[Sequence[Sequence[Token]]],
     hypotheses: Sequence[Sequence[Token]],
@@ -164,15 +157,15 @@ def batch_sentence_bleu(
     orders = method.orders(max_n) if method else max_n
     counted = chunked_counts(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
     hyp_lens, ref_lens, matches = counted
-    p_rows = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method else None
-    if p_rows is None:  # a smoothing function of the user's, or input it raises on: pair by pair, as NLTK
+    plain = all(isinstance(w, (float, int)) for weight in weight_list for w in weight)
+    precisions = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method and plain else None
+    if precisions is None:  # a smoothing function of the user's, odd weights, or input NLTK raises on: pair by pair
         pairs = pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
         return [
             bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
             for stats, (references, hypothesis) in zip(_each_stats(hyp_lens, ref_lens, matches[:max_n]), pairs)
         ]
-    scored = (matches[0] > 0).tolist()  # with no unigram match the score is the int 0, and nothing warns
-    columns = _scores(hyp_lens.tolist(), ref_lens.tolist(), p_rows, scored, weight_list, auto_reweigh)
+    columns = [_scores(hyp_lens, ref_lens, precisions, weight, auto_reweigh) for weight in weight_list]
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
     return [list(scores) for scores in zip(*columns)] if len(weight_list) > 1 else columns[0]
 
@@ -192,29 +185,33 @@ def _each_stats(hyp_lens: np.ndarray, ref_lens: np.ndarray, matches: np.ndarray)
 
 
 def _scores(
-    hyp_lens: list[int],
-    ref_lens: list[int],
-    p_rows: list[list],
-    scored: list[bool],
-    weight_list: list,
-    auto_reweigh: bool,
-) -> list[list]:
-    """``bleu_from_stats`` of every sentence from its smoothed precisions, a list of scores per weight vector.
+    hyp_lens: np.ndarray, ref_lens: np.ndarray, precisions: np.ndarray, weight: Sequence[float], auto_reweigh: bool
+) -> list:
+    """Lesson 05's ``geometric_mean_score`` of every sentence, on arrays, with the same floats.
 
-    A sentence with no unigram match (not ``scored``) scores the int 0, as NLTK's.
+    Each precision's logarithm is Python's ``math.log``; numpy's
+    products round as Python's; each sentence's weighted logs are then added by
+    ``math.fsum`` and raised by ``math.exp``, as in lesson 05. A sentence with
+    no unigram match scores the int 0, as NLTK's, and is never reweighed.
+
+    >>> precisions = np.array([[0.5, 0.0], [0.25, 0.0]])  # a row per order, a column per sentence
+    >>> _scores(np.array([4, 2]), np.array([4, 3]), precisions, (0.5, 0.5), False)  # sqrt(0.5 * 0.25), and 0
+    [0.3535533905932738, 0]
     """
-    bps = list(map(brevity_penalty, ref_lens, hyp_lens))
-    columns = []
-    for weight in weight_list:
-        # A sentence with no unigram match is never reweighed: NLTK returns 0 before that rule.
-        weights: Iterable[Sequence[float]] = (
-            [reweighed(weight, hyp_len, True) if ok else weight for hyp_len, ok in zip(hyp_lens, scored)]
-            if auto_reweigh
-            else repeat(weight)
-        )
-        column = map(geometric_mean_score, p_rows, weights, bps)
-        columns.append([score if ok else 0 for score, ok in zip(column, scored)])
-    return columns
+    scored = precisions[0] > 0
+    bps = np.array(list(map(brevity_penalty, ref_lens.tolist(), hyp_lens.tolist())), dtype=np.float64)
+    p_n = precisions[: len(weight)]
+    used = p_n > 0  # NLTK skips the orders whose precision is 0
+    logs = np.zeros(p_n.shape)
+    logs[used] = list(map(math.log, p_n[used].tolist()))
+    weights = np.array(weight, dtype=np.float64)[:, None]
+    if auto_reweigh and is_default_weights(weight):  # reweighed: 1/c on each of the c < 4 orders there are
+        short = scored & (hyp_lens < 4)
+        weights = np.where(short, 1 / np.maximum(hyp_lens, 1), weights)
+        used &= ~short | (np.arange(len(weight))[:, None] < hyp_lens)
+    weighted_logs = np.where(used, weights * logs, 0.0).T.tolist()
+    scores = bps * np.fromiter(map(math.exp, map(math.fsum, weighted_logs)), np.float64, len(bps))
+    return [score if ok else 0 for score, ok in zip(scores.tolist(), scored.tolist())]
 
 
 def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -358,38 +355,15 @@ def chunked_counts(
     hyp_lens = np.zeros(len(hypotheses), np.int64)
     ref_lens = np.zeros(len(hypotheses), np.int64)
     matches = np.zeros((max_n, len(hypotheses)), np.int64)
-    for rows in _groups(list_of_references, hypotheses, chunk):
+    for rows in chunks(list_of_references, hypotheses, chunk):
         if isinstance(hypotheses, np.ndarray):
             lengths = [
                 None if given is None else np.asarray(given)[rows] for given in (hypothesis_lengths, reference_lengths)
             ]
             part = token_arrays(list_of_references[rows], hypotheses[rows], pad_id, *lengths)
         else:
-            part = token_arrays([list_of_references[i] for i in rows], [hypotheses[i] for i in rows])
+            with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
+                pairs = rows.tolist()
+                part = token_arrays([list_of_references[i] for i in pairs], [hypotheses[i] for i in pairs])
         hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
     return hyp_lens, ref_lens, matches
-
-
-def _groups(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndarray]:
-    """The pairs to count together: at most ``chunk`` of them, whose rows take at most about ``CELLS`` cells.
-
-    Lists are grouped by length first (within a factor of two): a row is as wide as its group's
-    longest texts, so short pairs are not padded to the length of long ones.
-    """
-    if isinstance(hypotheses, np.ndarray):
-        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
-        rows = _rows(chunk, 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1]))
-        return np.split(np.arange(len(hypotheses)), range(rows, len(hypotheses), rows))
-    # A pair's width from its hypothesis's length and its first reference's: quick to read, and close enough.
-    references = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
-    first = np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
-    widths = 1 + np.fromiter(map(len, hypotheses), np.int64, len(hypotheses)) + references * (1 + first)
-    order = np.argsort(widths, kind="stable")
-    groups = np.split(order, np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1)
-    steps = [_rows(chunk, int(widths[group[-1]])) for group in groups]
-    return [part for group, rows in zip(groups, steps) for part in np.split(group, range(rows, len(group), rows))]
-
-
-def _rows(chunk: int, width: int) -> int:
-    """How many rows of ``width`` cells to count at a time."""
-    return max(1, min(chunk, CELLS // width))

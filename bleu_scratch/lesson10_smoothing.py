@@ -22,12 +22,13 @@ are left to the sentence-by-sentence path, which scores or raises as NLTK does.
 
 import math
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from .lesson05_sentence import Smoothing, no_smoothing
+from .lesson05_sentence import Smoothing, zero_order_warning
 from .lesson07_smoothing import SmoothingFunction
 
 # The parameter each method reads from its SmoothingFunction.
@@ -85,15 +86,19 @@ def _plain_number(parameter: object) -> bool:
 
 def batch_smoothed_precisions(
     method: Method, matches: np.ndarray, hyp_lens: np.ndarray, max_n: int
-) -> list[list[Any]] | None:
+) -> np.ndarray | None:
     """The values each sentence's score takes the logarithm of, as NLTK's method gives them; None where NLTK raises.
 
     ``matches`` holds the clipped matches, one row per order (``method.orders(max_n)`` rows at least), one
-    column per sentence. A sentence with no unigram match is not smoothed: NLTK scores it 0 first.
+    column per sentence; so does the result. A sentence with no unigram match is not smoothed: NLTK scores
+    it 0 first. With no smoothing (method 0), each zero order of the other sentences warns, in
+    sentence order, and takes ``no_smoothing``'s value, the smallest normal float.
 
     >>> matches = np.array([[3, 2], [1, 0], [0, 0]])
     >>> batch_smoothed_precisions(Method(1, 0.1), matches, np.array([4, 2]), 3)
-    [[0.75, 0.3333333333333333, 0.05], [1.0, 0.1, 0.1]]
+    array([[0.75      , 1.        ],
+           [0.33333333, 0.1       ],
+           [0.05      , 0.1       ]])
     >>> batch_smoothed_precisions(Method(6, 5), matches, np.array([4, 2]), 3) is None  # no trigram match
     True
     """
@@ -101,9 +106,12 @@ def batch_smoothed_precisions(
     totals = np.maximum(hyp_lens - np.arange(1, max_n + 1)[:, None] + 1, 1)  # NLTK's denominators are at least 1
     precisions = counts / totals
     scored = counts[0] > 0
-    if method.number == 0:  # warnings in sentence order
-        warns = ((counts == 0).any(axis=0) & scored).tolist()
-        return [no_smoothing(p_n) if warn else p_n for p_n, warn in zip(precisions.T.tolist(), warns)]
+    if method.number == 0:
+        zero = (counts == 0) & scored
+        for order in np.nonzero(zero.T)[1].tolist():  # sentence by sentence, as NLTK warns
+            warnings.warn(zero_order_warning(order + 1))
+        precisions[zero] = sys.float_info.min
+        return precisions
     fifth = (matches[4, scored], np.maximum(hyp_lens[scored] - 4, 1)) if method.number in (5, 7) else None
     try:
         with np.errstate(all="ignore"):  # Python's floats overflow to inf quietly; numpy would warn
@@ -113,7 +121,7 @@ def batch_smoothed_precisions(
             )
     except (ArithmeticError, _NltkRaises):  # ZeroDivisionError, OverflowError, or NLTK's assertion
         return None
-    return precisions.T.tolist()
+    return precisions
 
 
 # Each method: (its parameter, matches m and NLTK's denominators t (one row per order, one column per

@@ -16,7 +16,8 @@ arguments are not checked.)
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -147,8 +148,36 @@ def corpus(arguments: dict[str, Any], function: str) -> None:
     )
 
 
+def numbered_corpus(arguments: dict[str, Any], function: str) -> None:
+    """As ``corpus``, but each token is left to lesson 10's numbering, which hashes it anyway (``named_bad_token``)."""
+    arguments["list_of_references"], arguments["hypotheses"] = check_corpus(
+        arguments["list_of_references"], arguments["hypotheses"], hashed_later=True
+    )
+
+
+@contextmanager
+def named_bad_token(list_of_references: Any, hypotheses: Any) -> Iterator[None]:
+    """Around code that hashes every token of a ``numbered_corpus``: a token it cannot hash
+    (or compare) raises ``corpus``'s message, which names the sentence that holds it.
+
+    >>> with named_bad_token([[["a"]], [["b", ["c"]]]], [["a"], ["b"]]):  # doctest: +ELLIPSIS
+    ...     hash(["c"])
+    Traceback (most recent call last):
+    ...
+    TypeError: list_of_references[1][0] contains an unhashable token of type list (['c']); ...
+    """
+    try:
+        yield
+    except TypeError:
+        try:
+            check_corpus(list_of_references, hypotheses)
+        except TypeError as named:
+            raise named from None  # its message alone, not after the hash's
+        raise
+
+
 def batch(arguments: dict[str, Any], function: str) -> None:
-    """As ``corpus``; or 2-D integer arrays of token ids, with ``pad_id`` or lengths marking each row's tokens."""
+    """As ``numbered_corpus``; or 2-D integer arrays of token ids, with ``pad_id`` or lengths marking their tokens."""
     padding = {name: arguments[name] for name in ("pad_id", "hypothesis_lengths", "reference_lengths")}
     if getattr(arguments["hypotheses"], "ndim", None) == 2:
         check_token_arrays(arguments["list_of_references"], arguments["hypotheses"], **padding)
@@ -159,7 +188,7 @@ def batch(arguments: dict[str, Any], function: str) -> None:
             f"{given[0]} marks the tokens of each row of a 2-D array of token ids, but hypotheses is "
             f"{article(arguments['hypotheses'])}: with lists, each hypothesis holds its own tokens"
         )
-    corpus(arguments, function)
+    numbered_corpus(arguments, function)
 
 
 def weights(arguments: dict[str, Any], function: str) -> None:

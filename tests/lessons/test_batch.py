@@ -10,6 +10,7 @@ a mix where 1 and True are the same token, as in NLTK's Counters.
 """
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -61,6 +62,9 @@ WEIGHTS = [
     (0.1, 0.2, 0.3, 0.4, 0.0),
     [(1.0,), (0.5, 0.5)],
     np.array([1 / 3] * 3),
+    (1, 0),  # ints: as floats in the products, as in Python's
+    (Fraction(1, 2), Fraction(1, 2)),  # weights of other types: scored pair by pair, as NLTK scores them
+    np.array([0.5, 0.5], dtype=np.float32),
 ]
 SMOOTHING = [None, "method1", "method3", "method4", "method5", "method7"]
 

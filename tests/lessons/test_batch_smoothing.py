@@ -118,10 +118,11 @@ def test_each_smoothed_precision_is_nltks_to_the_last_bit(batch, number, paramet
         ]
     ).T
     hyp_lens = np.array([len(hypothesis) for hypothesis in hypotheses])
-    ours = batch_smoothed_precisions(method, matches, hyp_lens, max_n)
+    ours = batch_smoothed_precisions(method, matches, hyp_lens, max_n)  # a row per order, a column per sentence
+    each = ours.T.tolist() if ours is not None else [[]] * len(hypotheses)
     smoothed = [
         (references, hypothesis, p_n)
-        for references, hypothesis, p_n in zip(list_of_references, hypotheses, ours or [[]] * len(hypotheses))
+        for references, hypothesis, p_n in zip(list_of_references, hypotheses, each)
         if nltk_modified_precision(references, hypothesis, 1).numerator  # NLTK smooths only these
     ]
     if number == 6 and any(nltk_modified_precision(r, h, 3).numerator == 0 for r, h, _ in smoothed):
