@@ -177,6 +177,15 @@ class TestTokensOfACorpus:
         with pytest.raises(TypeError, match=r"list_of_references\[1\]\[1\] contains an unhashable token of type dict"):
             bleu_scratch.batch_sentence_bleu([[REF], [REF, ["the", {}]]], [HYP, HYP])
 
+    def test_a_bad_token_in_a_batch_counted_in_chunks_is_named_by_its_place_in_the_whole_batch(self):
+        # The batch's door leaves the tokens to lesson 10's numbering, which meets this one in the chunk of
+        # pairs 4 and 5 (counted shortest first): the message still names hypotheses[5].
+        hypotheses = [["the"] * length for length in (8, 7, 6, 5, 4, 3, 2, 1)]
+        hypotheses[5] = ["the", ["cat"], "sat"]
+        with pytest.raises(TypeError, match=r"hypotheses\[5\] contains an unhashable token of type list") as raised:
+            bleu_scratch.batch_corpus_stats([[REF]] * 8, hypotheses, chunk=2)
+        assert raised.value.__suppress_context__  # one message, not the numbering's TypeError before it
+
     def test_tokens_that_hash_but_cannot_be_compared(self):
         class Odd:
             def __hash__(self):
