@@ -234,7 +234,10 @@ SLOW_TESTS = {
     "tests/lessons/test_significance.py::test_bootstrap_p_values_match_moses_within_0_01",
     "tests/lessons/test_significance.py::test_randomization_p_values_match_multeval_within_0_01",
     "tests/lessons/test_significance.py::test_approximate_randomization_equals_sacrebleu",
+    # sacrebleu's paired tests on every tokenizer, its approximate randomization with 1,000 resamples each time
+    "tests/lessons/test_significance.py::test_every_sacrebleu_tokenizer_gives_sacrebleus_numbers",
     "tests/cli/test_compare.py::test_json_is_sacrebleus_paired_bootstrap",
+    "tests/cli/test_compare.py::test_table_like_sacrebleus",  # the same run of sacrebleu's as the test above
     "tests/cli/test_compare.py::test_json_is_sacrebleus_approximate_randomization",
     "tests/cli/test_sacrebleu_command_line.py::test_compare_equals_sacrebleus_paired_bootstrap_on_a_file_with_a_mark",
     "tests/lessons/test_atlas.py::test_wmt17_systems_by_every_tool",

@@ -1,8 +1,15 @@
-"""What the course tools' tests share: the repository, the markers, and writing one function of an edition."""
+"""What the course tools' tests share: the repository, the markers, writing one function of an edition, and
+running its notebooks."""
 
 import ast
+import os
 import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bleu_classroom import units
 
@@ -39,3 +46,52 @@ def copy_of(edition: Path, tmp_path: Path, name: str) -> Path:
     target = tmp_path / name
     shutil.copytree(edition, target)
     return target
+
+
+@dataclass
+class Run:
+    notebook: Any  # the notebook as executed: each cell's outputs, up to the one that stopped it
+    error: Exception | None  # nbclient's CellExecutionError that stopped it, None if it ran to its end
+    exercises: int  # its exercise cells given the repository's solution
+
+
+def run_notebook(path: Path, edition: Path, solve: bool = False) -> Run:
+    """Execute the notebook at ``path`` in a fresh kernel that imports ``edition``'s package, to its first error.
+
+    With ``solve``, its exercise cells are the repository's first. The kernel talks over Unix sockets in a
+    folder of its own, not over TCP ports that two kernels started at once could both pick: notebooks can run
+    side by side (``side_by_side``).
+    """
+    import nbclient
+    import nbformat
+    from traitlets.config import Config
+
+    notebook = nbformat.read(path, as_version=4)
+    exercises = 0
+    if solve:
+        solved = nbformat.read(REPO / "notebooks" / path.name, as_version=4)
+        for ours, theirs in zip(solved.cells, notebook.cells):
+            if theirs.cell_type == "code" and STUB in theirs.source:
+                theirs.source = ours.source
+                exercises += 1
+    with tempfile.TemporaryDirectory(prefix="kernel-") as sockets:
+        client = nbclient.NotebookClient(
+            notebook,
+            config=Config({"KernelManager": {"transport": "ipc", "ip": str(Path(sockets) / "ipc")}}),
+            timeout=120,
+            startup_timeout=300,  # a busy machine can take longer than the default minute to start a kernel
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+        )
+        try:
+            client.execute(env=dict(os.environ, PYTHONPATH=str(edition)))
+        except nbclient.exceptions.CellExecutionError as error:
+            return Run(notebook, error, exercises)
+    return Run(notebook, None, exercises)
+
+
+def side_by_side(function: Callable[[Any], Any], items: Iterable[Any]) -> dict[Any, Any]:
+    """``function`` of each item, two at a time (a kernel or a sandboxed grader each), in a dict by item."""
+    items = list(items)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(items, pool.map(function, items)))

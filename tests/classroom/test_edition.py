@@ -1,7 +1,6 @@
 """The edition as a student uses it: notebooks, the command and pytest stop only at unwritten exercises, and say
 which."""
 
-import json
 import os
 import re
 import subprocess
@@ -14,35 +13,17 @@ import pytest
 import bleu_scratch.notebook as notebook_helpers
 from bleu_classroom import markers
 from bleu_scratch.notebook import exercises
-from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
+from tests.classroom.edition_tools import REPO, STUB, Run, copy_of, run_notebook, set_function, side_by_side
 
 
-def run_notebook(path: Path, edition: Path, monkeypatch) -> dict:
-    """Execute ``path`` in a fresh kernel that imports the edition's package; stop at the first error."""
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    monkeypatch.setenv("PYTHONPATH", str(edition))
-    notebook = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(
-        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-    ).execute()
-    return notebook
-
-
-def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition, monkeypatch):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
+def test_student_notebook_stops_at_its_own_lesson_and_says_what_to_do(edition):
     path = sorted((edition / "notebooks").glob("01_*.ipynb"))[0]
-    monkeypatch.setenv("PYTHONPATH", str(edition))
-    notebook = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(
-        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-    )
-    with pytest.raises(nbclient.exceptions.CellExecutionError) as stopped:
-        client.execute()
-    assert stopped.value.ename == "NotImplementedError"
+    run = run_notebook(path, edition)
+    notebook, stopped = run.notebook, run.error
+    assert stopped is not None, "notebook 01 of a fresh edition ran to its end"
+    assert stopped.ename == "NotImplementedError"
     # Lesson 01's own function, not a later lesson's that the notebook previews.
-    assert str(Path("bleu_scratch", "lesson01_ngrams.py")) in str(stopped.value)
+    assert str(Path("bleu_scratch", "lesson01_ngrams.py")) in str(stopped)
     stop = next(cell for cell in notebook.cells if any(out.output_type == "error" for out in cell.get("outputs", [])))
     printed = "".join(out.get("text", "") for out in stop.outputs)
     assert "is lesson 01's exercise: not written yet (bleu_scratch/lesson01_ngrams.py). Write it there" in printed, (
@@ -83,26 +64,29 @@ LESSON_NOTEBOOKS = sorted(path.name for path in (REPO / "notebooks").glob("0[0-9
 PREVIEWS = {"00": ["01", "03", "05"], "01": ["03"]}
 
 
+@pytest.fixture(scope="module")
+def lesson_runs(edition, tmp_path_factory) -> dict[str, Run]:
+    """Each lesson notebook, exercises solved, run in an edition with the exercises of lessons up to its own
+    written (two notebooks at a time)."""
+    root = tmp_path_factory.mktemp("lesson-runs")
+
+    def run(name: str) -> Run:
+        student = copy_of(edition, root, name[:2])
+        for module, function in MARKED:
+            if lesson_of(module) <= name[:2]:
+                set_function(student, module, function)
+        return run_notebook(student / "notebooks" / name, student, solve=True)
+
+    return side_by_side(run, LESSON_NOTEBOOKS)
+
+
 @pytest.mark.parametrize("name", LESSON_NOTEBOOKS)
-def test_each_notebook_needs_only_its_own_and_earlier_lessons(edition, tmp_path, monkeypatch, name):
+def test_each_notebook_needs_only_its_own_and_earlier_lessons(lesson_runs, name):
     """With the exercises of lessons up to NN written, notebook NN runs to its end, its checks pass, and later
     lessons are previewed."""
     lesson = name[:2]
-    student = copy_of(edition, tmp_path, "student")
-    for module, function in MARKED:
-        if lesson_of(module) <= lesson:
-            set_function(student, module, function)
-    path = student / "notebooks" / name
-    notebook = json.loads(path.read_text(encoding="utf-8"))
-    exercises = 0
-    for ours, theirs in zip(
-        json.loads((REPO / "notebooks" / name).read_text(encoding="utf-8"))["cells"], notebook["cells"]
-    ):
-        if theirs["cell_type"] == "code" and STUB in "".join(theirs["source"]):
-            theirs["source"] = ours["source"]
-            exercises += 1
-    path.write_text(json.dumps(notebook), encoding="utf-8")
-    executed = run_notebook(path, student, monkeypatch)
+    executed, error, exercises = lesson_runs[name].notebook, lesson_runs[name].error, lesson_runs[name].exercises
+    assert error is None, f"{name} stopped with the lessons up to {lesson} written:\n{error}"
     printed = "".join(out.get("text", "") for cell in executed.cells for out in cell.get("outputs", []))
     announced = re.findall(r"waits for the exercises up to lesson (\d\d): NLTK's answer is shown", printed)
     assert sorted(announced) == PREVIEWS.get(lesson, [])

@@ -5,18 +5,11 @@ notebook must both reject it (the right functions pass both: the repository's
 grade and tests/classroom/test_edition.py).
 """
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from bleu_classroom import grader
-from tests.classroom.edition_tools import REPO, STUB, copy_of, set_function
+from tests.classroom.edition_tools import copy_of, run_notebook, set_function, side_by_side
 from tests.classroom.test_edition import MARKED, lesson_of
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
 
 # Each mistake: the function it is made in, its lesson and module, and the wrong body in place of the stub.
 WRONG = {
@@ -95,32 +88,6 @@ WRONG = {
 }
 
 
-KERNEL_AT_A_TIME = threading.Lock()
-
-
-def notebook_fails(edition, lesson: str, environment: dict) -> str:
-    """Run lesson ``lesson``'s notebook, exercises solved, in the edition; the error that stopped it, or ''."""
-    path = next((edition / "notebooks").glob(f"{lesson}_*.ipynb"))
-    notebook = nbformat.read(path, as_version=4)
-    solved = nbformat.read(REPO / "notebooks" / path.name, as_version=4)
-    for ours, theirs in zip(solved.cells, notebook.cells):
-        if theirs.cell_type == "code" and STUB in theirs.source:
-            theirs.source = ours.source
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        startup_timeout=300,  # a busy machine can take longer than the default minute to start a kernel
-        kernel_name="python3",
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    try:
-        with KERNEL_AT_A_TIME:  # kernels started at once from threads of one process can pick the same port
-            client.execute(env=environment)
-    except nbclient.exceptions.CellExecutionError as error:
-        return error.ename
-    return ""
-
-
 @pytest.fixture(scope="module")
 def verdicts(edition, tmp_path_factory) -> dict[str, tuple[str, int]]:
     root = tmp_path_factory.mktemp("one-truth")
@@ -132,12 +99,12 @@ def verdicts(edition, tmp_path_factory) -> dict[str, tuple[str, int]]:
             if lesson_of(other_module) <= lesson and function != name:
                 set_function(student, other_module, function)
         set_function(student, module, name, body)
-        environment = dict(os.environ, PYTHONPATH=str(student))
         points = grader.grade(student, only=[name]).marks[0].points
-        return notebook_fails(student, lesson, environment), points
+        # The lesson's notebook, exercises solved: the error that stopped it, or ''.
+        stopped = run_notebook(next((student / "notebooks").glob(f"{lesson}_*.ipynb")), student, solve=True).error
+        return (stopped.ename if stopped else ""), points
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(WRONG, pool.map(verdict, WRONG)))
+    return side_by_side(verdict, WRONG)
 
 
 @pytest.mark.parametrize("mistake", list(WRONG))
