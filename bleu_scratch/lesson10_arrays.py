@@ -35,9 +35,11 @@ from .checks import door
 # Ids of arrays this small stay as they are; larger ones are numbered.
 ID_LIMIT = 1 << 31
 # Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
-# for numpy to work on long arrays, few enough that a chunk's arrays stay small.
+# for each numpy call to work on thousands of numbers, few enough that a chunk's arrays stay in the
+# CPU's cache and in memory the allocator hands out again (a larger array is fresh pages from the
+# operating system each time, and every page faults when first written).
 CHUNK = 5_000
-CELLS = 1 << 21
+CELLS = 1 << 16
 FEW = 256  # pairs: a group of fewer is counted with the next, wider one
 
 

@@ -209,8 +209,8 @@ def _scores(
         short = scored & (hyp_lens < 4)
         weights = np.where(short, 1 / np.maximum(hyp_lens, 1), weights)
         used &= ~short | (np.arange(len(weight))[:, None] < hyp_lens)
-    weighted_logs = np.where(used, weights * logs, 0.0).T.tolist()
-    scores = bps * np.fromiter(map(math.exp, map(math.fsum, weighted_logs)), np.float64, len(bps))
+    weighted_logs = np.where(used, weights * logs, 0.0).tolist()  # a list per order: zip gives each sentence's
+    scores = bps * np.fromiter(map(math.exp, map(math.fsum, zip(*weighted_logs))), np.float64, len(bps))
     return [score if ok else 0 for score, ok in zip(scores.tolist(), scored.tolist())]
 
 
