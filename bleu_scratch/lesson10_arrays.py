@@ -60,8 +60,12 @@ def token_arrays(
     pad_id: int | None = None,
     hypothesis_lengths: Any = None,
     reference_lengths: Any = None,
+    numbers: dict | None = None,
 ) -> TokenArrays:
     """The batch as ``TokenArrays``, from lists of tokens or from 2-D integer arrays.
+
+    ``numbers`` is the dict that numbers the tokens of lists (a new one if None): the
+    chunks of one large batch share one, so each word is added to it once.
 
     >>> arrays = token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
     >>> arrays.tokens
@@ -90,7 +94,9 @@ def token_arrays(
     hyp_mask = np.arange(int(hyp_lens.max(initial=0))) < hyp_lens[:, None]
     ref_mask = np.arange(int(ref_lens.max(initial=0))) < ref_table[:, :, None]
     with checks.named_bad_token(list_of_references, hypotheses):  # a token the dict cannot hash
-        numbered = _numbered(list_of_references, hypotheses)
+        numbered = _numbered(
+            list_of_references, hypotheses, defaultdict(count().__next__) if numbers is None else numbers
+        )
     tokens, whose = _in_rows(numbered, hyp_mask, ref_mask)
     return TokenArrays(tokens, whose, hyp_lens, ref_lens, refs_per_sentence)
 
@@ -112,16 +118,16 @@ def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> 
     return rows, whose
 
 
-def _numbered(list_of_references: Sequence, hypotheses: Sequence) -> np.ndarray:
+def _numbered(list_of_references: Sequence, hypotheses: Sequence, numbers: dict) -> np.ndarray:
     """Every token of the batch as a number, hypotheses first, then the references in order.
 
-    A dict numbers the tokens as they are first seen (0, 1, 2, ...), so two
-    tokens get the same number exactly when they are equal in NLTK's Counters:
-    words, token ids (1, 1.0 and True are one token there too), anything hashable.
+    ``numbers`` numbers the tokens as they are first seen (0, 1, 2, ...): it is a
+    ``defaultdict`` whose default is the next number. Two tokens get the same number
+    exactly when they are equal in NLTK's Counters: words, token ids (1, 1.0 and True
+    are one token there too), anything hashable.
     """
     tokens = tuple(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
-    # A new token gets the next number (in C: the defaultdict calls the counter); a token seen before, its own.
-    return np.fromiter(_look_up(defaultdict(count().__next__), tokens), np.int64, len(tokens))
+    return np.fromiter(_look_up(numbers, tokens), np.int64, len(tokens))
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:

@@ -31,7 +31,9 @@ every value is ``sentence_bleu``'s to the last bit.
 """
 
 import math
+from collections import defaultdict
 from collections.abc import Sequence
+from itertools import count
 from typing import Any
 
 import numpy as np
@@ -355,6 +357,7 @@ def chunked_counts(
     hyp_lens = np.zeros(len(hypotheses), np.int64)
     ref_lens = np.zeros(len(hypotheses), np.int64)
     matches = np.zeros((max_n, len(hypotheses)), np.int64)
+    numbers: dict = defaultdict(count().__next__)  # one numbering for every chunk: each word is added once
     for rows in chunks(list_of_references, hypotheses, chunk):
         if isinstance(hypotheses, np.ndarray):
             lengths = [
@@ -364,6 +367,8 @@ def chunked_counts(
         else:
             with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
                 pairs = rows.tolist()
-                part = token_arrays([list_of_references[i] for i in pairs], [hypotheses[i] for i in pairs])
+                part = token_arrays(
+                    [list_of_references[i] for i in pairs], [hypotheses[i] for i in pairs], numbers=numbers
+                )
         hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
     return hyp_lens, ref_lens, matches

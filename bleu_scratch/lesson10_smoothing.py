@@ -108,8 +108,7 @@ def batch_smoothed_precisions(
     scored = counts[0] > 0
     if method.number == 0:
         zero = (counts == 0) & scored
-        for order in np.nonzero(zero.T)[1].tolist():  # sentence by sentence, as NLTK warns
-            warnings.warn(zero_order_warning(order + 1))
+        _warn_zero_orders(np.nonzero(zero.T)[1] + 1)
         precisions[zero] = sys.float_info.min
         return precisions
     fifth = (matches[4, scored], np.maximum(hyp_lens[scored] - 4, 1)) if method.number in (5, 7) else None
@@ -122,6 +121,15 @@ def batch_smoothed_precisions(
     except (ArithmeticError, _NltkRaises):  # ZeroDivisionError, OverflowError, or NLTK's assertion
         return None
     return precisions
+
+
+def _warn_zero_orders(orders: np.ndarray) -> None:
+    """``no_smoothing``'s warning for each order, in turn: sentence by sentence, as NLTK warns.
+
+    (A short function: Python finds the line of each warning from the start of its code.)
+    """
+    for n in orders.tolist():
+        warnings.warn(zero_order_warning(n))
 
 
 # Each method: (its parameter, matches m and NLTK's denominators t (one row per order, one column per
