@@ -191,7 +191,7 @@ def chunks(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndar
 
     Lists are grouped by length first (within a factor of two): a row is as wide as its group's
     longest texts, so short pairs are not padded to the length of long ones. A group of fewer
-    than ``FEW`` pairs joins the next one.
+    than ``FEW`` pairs joins the next, wider one (the widest stays as it is).
 
     >>> hypotheses = [["a"] * 3, ["b"] * 40, ["c"] * 2]
     >>> chunks([[hypothesis] for hypothesis in hypotheses], hypotheses, chunk=2)  # the shortest first

@@ -33,7 +33,7 @@ every value is ``sentence_bleu``'s to the last bit.
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from itertools import count
+from itertools import count, repeat
 from typing import Any
 
 import numpy as np
@@ -54,7 +54,7 @@ from .lesson05_sentence import (
     weight_vectors,
 )
 from .lesson10_arrays import CHUNK, TokenArrays, chunks, pairs_as_lists, token_arrays
-from .lesson10_smoothing import batch_smoothed_precisions, smoothing_method
+from .lesson10_smoothing import batch_smoothed_precisions, plain_number, smoothing_method
 
 
 @door(checks.batch, checks.highest_order)
@@ -159,7 +159,7 @@ def batch_sentence_bleu(
     orders = method.orders(max_n) if method else max_n
     counted = chunked_counts(list_of_references, hypotheses, orders, pad_id, hypothesis_lengths, reference_lengths)
     hyp_lens, ref_lens, matches = counted
-    plain = all(isinstance(w, (float, int)) for weight in weight_list for w in weight)
+    plain = all(plain_number(w) for weight in weight_list for w in weight)
     precisions = batch_smoothed_precisions(method, matches, hyp_lens, max_n) if method and plain else None
     if precisions is None:  # a smoothing function of the user's, odd weights, or input NLTK raises on: pair by pair
         pairs = pairs_as_lists(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
@@ -211,8 +211,11 @@ def _scores(
         short = scored & (hyp_lens < 4)
         weights = np.where(short, 1 / np.maximum(hyp_lens, 1), weights)
         used &= ~short | (np.arange(len(weight))[:, None] < hyp_lens)
-    weighted_logs = np.where(used, weights * logs, 0.0).tolist()  # a list per order: zip gives each sentence's
-    scores = bps * np.fromiter(map(math.exp, map(math.fsum, zip(*weighted_logs))), np.float64, len(bps))
+    with np.errstate(all="ignore"):  # Python's floats overflow to inf quietly; numpy would warn
+        weighted_logs = np.where(used, weights * logs, 0.0).tolist()  # a list per order
+    # zip gives each sentence's weighted logs; with no weight at all, their sum is 0.0.
+    sums = map(math.fsum, zip(*weighted_logs)) if len(weight) else repeat(0.0)
+    scores = bps * np.fromiter(map(math.exp, sums), np.float64, len(bps))
     return [score if ok else 0 for score, ok in zip(scores.tolist(), scored.tolist())]
 
 
@@ -353,7 +356,7 @@ def chunked_counts(
     reference_lengths: Any = None,
     chunk: int = CHUNK,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``batch_counts`` of the whole batch, counted ``chunk`` pairs (at most ``CELLS`` array cells) at a time."""
+    """``batch_counts`` of the whole batch, counted ``chunk`` pairs (about ``CELLS`` array cells at most) at a time."""
     hyp_lens = np.zeros(len(hypotheses), np.int64)
     ref_lens = np.zeros(len(hypotheses), np.int64)
     matches = np.zeros((max_n, len(hypotheses)), np.int64)

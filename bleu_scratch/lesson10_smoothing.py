@@ -71,15 +71,17 @@ def smoothing_method(smoothing_function: Smoothing | None) -> Method | None:
     for number in range(8):
         if getattr(smoothing_function, "__func__", None) is getattr(type(owner), f"method{number}"):
             parameter = getattr(owner, PARAMETERS[number]) if number in PARAMETERS else 0
-            return Method(number, parameter) if _plain_number(parameter) else None
+            return Method(number, parameter) if plain_number(parameter) else None
     return None
 
 
-def _plain_number(parameter: object) -> bool:
+def plain_number(parameter: object) -> bool:
     """A float, or an int small enough that every sum and product with a count is an exact double.
 
     Python's arithmetic with such a number is numpy's on float64; with another
-    type (a Fraction, a numpy float32) it is not.
+    type (a Fraction, a numpy float32 or float64, a float subclass) it may not be:
+    a smoothing parameter or a weight of another type is left to the
+    sentence-by-sentence path.
     """
     return type(parameter) is float or (type(parameter) is int and abs(parameter) < 1 << 31)
 
@@ -126,7 +128,8 @@ def batch_smoothed_precisions(
 def _warn_zero_orders(orders: np.ndarray) -> None:
     """``no_smoothing``'s warning for each order, in turn: sentence by sentence, as NLTK warns.
 
-    (A short function: Python finds the line of each warning from the start of its code.)
+    A function of its own for speed: to find a warning's line number, Python walks
+    the calling function's code from its start, and this one is short.
     """
     for n in orders.tolist():
         warnings.warn(zero_order_warning(n))

@@ -171,8 +171,9 @@ def _plainly_well_formed(list_of_references: Sequence, hypotheses: Sequence, has
 
     Each level is checked in C (map, set) over the whole corpus, so the usual
     corpus passes without a Python loop per sentence. A token is only ever
-    wrong for being unhashable, so one set of every token checks them all.
-    Anything else goes through the checks that name the first mistake.
+    wrong for being unhashable, so hashing every token checks them all (unless
+    the caller hashes them itself: ``hashed_later``). Anything else goes
+    through the checks that name the first mistake.
     """
     return (
         set(map(type, hypotheses)) <= PLAIN_SEQUENCES

@@ -142,3 +142,29 @@ def test_n_grams_too_wide_for_63_bits_are_numbered_and_counted_alike(references)
     expected = sentence_stats(list_of_references[0], hypothesis, 8)
     assert 8 * (3_000).bit_length() > 63
     assert batch_sentence_stats(list_of_references, [hypothesis], 8) == [expected]
+
+
+class _OddFloat(float):
+    def __mul__(self, other):
+        return 0.0
+
+
+@pytest.mark.parametrize(
+    "list_of_references, hypotheses, weights",
+    [
+        ([[list("abcde")]], [list("abcdx")], [(1.0,), ()]),  # an empty weight vector among several: exp(0) = 1
+        ([[["a"]], [["b"]]], [["c"], ["d"]], (float("inf"),)),  # no unigram match: 0, and no numpy warning
+        ([[list("ab")]], [list("ab")], (float("inf"), 0.0)),  # inf * log(1) is nan, quietly, as in Python
+        ([[list("ab")]], [list("ab")], (1e308, 1e308)),
+        ([[["a"]]], [["b"]], (10**400,)),  # an int no float holds: NLTK never multiplies it here
+        ([[list("abcde")]], [list("abcdx")], (_OddFloat(0.5), _OddFloat(0.5))),  # a float that multiplies its own way
+    ],
+)
+def test_odd_weights_score_and_warn_as_nltk(list_of_references, hypotheses, weights):
+    expected = [
+        scored(nltk_sentence_bleu, references, hypothesis, weights)
+        for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
+    ours, our_warnings = scored(batch_sentence_bleu, list_of_references, hypotheses, weights)
+    assert [repr(value) for value in ours] == [repr(value) for value, _ in expected]
+    assert our_warnings == [message for _, messages in expected for message in messages]

@@ -166,7 +166,7 @@ class TestUnhashableTokens:
 
 
 class TestTokensOfACorpus:
-    """The corpus door checks every token at once, by putting them all in one set: an unhashable one is still named."""
+    """The corpus door hashes every token at once (the batch's numbering does, for the batch): a bad one is named."""
 
     def test_an_unhashable_hypothesis_token(self, record):
         assert record(nltk_bleu.corpus_bleu, [[REF], [REF]], [HYP, ["the", ["cat"]]]).error is TypeError
