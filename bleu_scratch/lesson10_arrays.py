@@ -7,9 +7,9 @@ own (``whose`` says which text a column belongs to) and -1 wherever there is
 no token: before each text, and after a text shorter than its columns.
 Tokens may come as people have them:
 
-- lists of words or of integer token ids: each distinct token gets a number
-  through a dict, so two tokens get the same number exactly when they are
-  equal in NLTK's Counters;
+- lists of words: each distinct word gets a number through a dict, so two
+  tokens get the same number exactly when they are equal in NLTK's Counters;
+- lists of integer token ids: the ids are the numbers;
 - 2-D integer arrays, as a training loop holds a batch (hypotheses of shape
   (batch, length); references of shape (batch, references, length), or
   (batch, length) for one reference each), with each row's length given or
@@ -21,6 +21,7 @@ length together, so that short rows are not padded to the longest, and a
 bounded number of array cells at a time.
 """
 
+import struct
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import chain, count
@@ -32,8 +33,9 @@ import numpy as np
 from . import checks
 from .checks import door
 
-# Ids of arrays this small stay as they are; larger ones are numbered.
+# Ids this small stay as they are; larger ones, or other tokens, are numbered.
 ID_LIMIT = 1 << 31
+INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
 # Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
 # for each numpy call to work on thousands of numbers, few enough that a chunk's arrays stay in the
 # CPU's cache and in memory the allocator hands out again (a larger array is fresh pages from the
@@ -121,13 +123,41 @@ def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> 
 def _numbered(list_of_references: Sequence, hypotheses: Sequence, numbers: dict) -> np.ndarray:
     """Every token of the batch as a number, hypotheses first, then the references in order.
 
-    ``numbers`` numbers the tokens as they are first seen (0, 1, 2, ...): it is a
-    ``defaultdict`` whose default is the next number. Two tokens get the same number
-    exactly when they are equal in NLTK's Counters: words, token ids (1, 1.0 and True
-    are one token there too), anything hashable.
+    Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
+    numbered by ``numbers``, a ``defaultdict`` whose default is the next number,
+    as they are first seen (0, 1, 2, ...), so they get the same number exactly
+    when they are equal in NLTK's Counters.
     """
     tokens = tuple(chain(chain.from_iterable(hypotheses), chain.from_iterable(chain.from_iterable(list_of_references))))
-    return np.fromiter(_look_up(numbers, tokens), np.int64, len(tokens))
+    ids = _as_ids(tokens)
+    return ids if ids is not None else _packed(_look_up(numbers, tokens))
+
+
+def _as_ids(tokens: tuple) -> np.ndarray | None:
+    """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
+
+    Only plain ints (and bools, 0 and 1 in NLTK's Counters too) are ids as
+    they are: other int-like tokens (numpy ints, tensors) are equal or not
+    by their own rules, so the dict numbers them. Checking the types costs
+    less than a dict lookup of each id from a large vocabulary. A float
+    equal to an id (1.0 and 1 are one token in NLTK's Counters) makes the
+    batch numbered by the dict, like words.
+
+    >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
+    (array([         0,          7, 2147483647]), None, None, None)
+    """
+    if tokens and (type(tokens[0]) not in INT_TYPES or not set(map(type, tokens)) <= INT_TYPES):
+        return None
+    try:
+        ids = _packed(tokens)
+    except struct.error:  # an int past 2**31 - 1
+        return None
+    return ids if ids.min(initial=0) >= 0 else None
+
+
+def _packed(numbers: tuple) -> np.ndarray:
+    """Ints from -2**31 to 2**31 - 1 as an int64 array, each packed into 4 bytes by ``struct`` in C."""
+    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32).astype(np.int64)
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
