@@ -167,7 +167,7 @@ def batch_sentence_bleu(
             bleu_from_stats(stats, weights, smoothing_function, auto_reweigh, references, hypothesis)
             for stats, (references, hypothesis) in zip(_each_stats(hyp_lens, ref_lens, matches[:max_n]), pairs)
         ]
-    columns = [_scores(hyp_lens, ref_lens, precisions, weight, auto_reweigh) for weight in weight_list]
+    columns = _scores(hyp_lens, ref_lens, precisions, weight_list, auto_reweigh)
     # Like NLTK, a list of several weight vectors gives a list of scores per sentence.
     return [list(scores) for scores in zip(*columns)] if len(weight_list) > 1 else columns[0]
 
@@ -187,9 +187,9 @@ def _each_stats(hyp_lens: np.ndarray, ref_lens: np.ndarray, matches: np.ndarray)
 
 
 def _scores(
-    hyp_lens: np.ndarray, ref_lens: np.ndarray, precisions: np.ndarray, weight: Sequence[float], auto_reweigh: bool
-) -> list:
-    """Lesson 05's ``geometric_mean_score`` of every sentence, on arrays, with the same floats.
+    hyp_lens: np.ndarray, ref_lens: np.ndarray, precisions: np.ndarray, weight_list: list, auto_reweigh: bool
+) -> list[list]:
+    """Lesson 05's ``geometric_mean_score`` of every sentence on arrays, the same floats: a list per weight vector.
 
     Each precision's logarithm is Python's ``math.log``; numpy's
     products round as Python's; each sentence's weighted logs are then added by
@@ -197,26 +197,29 @@ def _scores(
     no unigram match scores the int 0, as NLTK's, and is never reweighed.
 
     >>> precisions = np.array([[0.5, 0.0], [0.25, 0.0]])  # a row per order, a column per sentence
-    >>> _scores(np.array([4, 2]), np.array([4, 3]), precisions, (0.5, 0.5), False)  # sqrt(0.5 * 0.25), and 0
-    [0.3535533905932738, 0]
+    >>> _scores(np.array([4, 2]), np.array([4, 3]), precisions, [(0.5, 0.5)], False)  # sqrt(0.5 * 0.25), and 0
+    [[0.3535533905932738, 0]]
     """
     scored = precisions[0] > 0
     bps = np.array(list(map(brevity_penalty, ref_lens.tolist(), hyp_lens.tolist())), dtype=np.float64)
-    p_n = precisions[: len(weight)]
-    used = p_n > 0  # NLTK skips the orders whose precision is 0
-    logs = np.zeros(p_n.shape)
-    logs[used] = list(map(math.log, p_n[used].tolist()))
-    weights = np.array(weight, dtype=np.float64)[:, None]
-    if auto_reweigh and is_default_weights(weight):  # reweighed: 1/c on each of the c < 4 orders there are
-        short = scored & (hyp_lens < 4)
-        weights = np.where(short, 1 / np.maximum(hyp_lens, 1), weights)
-        used &= ~short | (np.arange(len(weight))[:, None] < hyp_lens)
-    with np.errstate(all="ignore"):  # Python's floats overflow to inf quietly; numpy would warn
-        weighted_logs = np.where(used, weights * logs, 0.0).tolist()  # a list per order
-    # zip gives each sentence's weighted logs; with no weight at all, their sum is 0.0.
-    sums = map(math.fsum, zip(*weighted_logs)) if len(weight) else repeat(0.0)
-    scores = bps * np.fromiter(map(math.exp, sums), np.float64, len(bps))
-    return [score if ok else 0 for score, ok in zip(scores.tolist(), scored.tolist())]
+    positive = precisions > 0  # NLTK skips the orders whose precision is 0
+    logs = np.zeros(precisions.shape)
+    logs[positive] = list(map(math.log, precisions[positive].tolist()))
+    columns = []
+    for weight in weight_list:
+        used = positive[: len(weight)]
+        weights = np.array(weight, dtype=np.float64)[:, None]
+        if auto_reweigh and is_default_weights(weight):  # reweighed: 1/c on each of the c < 4 orders there are
+            short = scored & (hyp_lens < 4)
+            weights = np.where(short, 1 / np.maximum(hyp_lens, 1), weights)
+            used = used & (~short | (np.arange(len(weight))[:, None] < hyp_lens))
+        with np.errstate(all="ignore"):  # Python's floats overflow to inf quietly; numpy would warn
+            weighted_logs = np.where(used, weights * logs[: len(weight)], 0.0).tolist()  # a list per order
+        # zip gives each sentence's weighted logs; with no weight at all, their sum is 0.0.
+        sums = map(math.fsum, zip(*weighted_logs)) if len(weight) else repeat(0.0)
+        scores = bps * np.fromiter(map(math.exp, sums), np.float64, len(bps))
+        columns.append([score if ok else 0 for score, ok in zip(scores.tolist(), scored.tolist())])
+    return columns
 
 
 def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
