@@ -74,6 +74,10 @@ class Signals:
     def __exit__(self, kind: type | None, error: BaseException | None, traceback: TracebackType | None) -> None:
         for number, handler in self._previous.items():
             signal.signal(number, handler)
+        if self.received is not None:
+            # Stopped, the command says nothing more. A Dask client the signal cut off as it connected was never
+            # handed back to be closed: its thread logs a failed reconnection as the process ends.
+            logging.disable(logging.CRITICAL)
 
     def _stop(self, signum: int, frame: FrameType | None) -> None:
         """The handler: note the signal, ignore any next one, and unwind."""

@@ -40,15 +40,17 @@ def write(path, content: bytes) -> str:
 PATIENCE = 120
 
 
-def start(paths: list[str], *options: str) -> subprocess.Popen:
+def start(paths: list[str], *options: str, program: str | None = None) -> subprocess.Popen:
     """The command in a session of its own, with Ctrl-C handled as at a terminal (not ignored, as in a background job).
+
+    ``program``: Python code run in place of ``-m bleu_cli``, given the same arguments.
 
     Every process it starts inherits the variable BLEU_SIGNAL_TEST, which
     finds them afterwards, wherever they were moved in the process tree.
     """
     mark = str(time.time_ns())
     command = subprocess.Popen(
-        [sys.executable, "-m", "bleu_cli", *paths, *options],
+        [sys.executable, *(["-c", program] if program else ["-m", "bleu_cli"]), *paths, *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,

@@ -7,6 +7,7 @@ whole process group, as a terminal sends it; SIGTERM to the command alone, as
 long the processes may take to go, never a duration.
 """
 
+import logging
 import os
 import signal
 import time
@@ -15,6 +16,14 @@ import pytest
 
 from bleu_cli import pipeline
 from tests.cli.run_command import PATIENCE, left_running, scoring, start
+
+
+@pytest.fixture(autouse=True)
+def logging_as_before():
+    """A run stopped by a signal leaves logging off in its process; the tests that run here turn it back on."""
+    before = logging.root.manager.disable
+    yield
+    logging.disable(before)
 
 
 @pytest.mark.parametrize(
@@ -53,6 +62,28 @@ def test_a_signal_as_the_command_starts_leaves_nothing_behind(long_input):
         # Before the command handles signals, SIGTERM ends it as it ends any process: the shell says 143 too.
         assert command.returncode in (143, -signal.SIGTERM) and (out, err) == (b"", b""), (moment, err)
         assert left_running(command) == []
+
+
+# The command, with SIGTERM sent by Dask's client to its own process the moment it has connected to the cluster,
+# before the client is handed back: the moment a signal cut the client off, which no sleep hits every time.
+CUT_OFF_AS_IT_CONNECTS = """
+import os, signal, sys
+from distributed import Client
+connect = Client.start
+def start(client, **options):
+    connect(client, **options)
+    os.kill(os.getpid(), signal.SIGTERM)
+Client.start = start
+from bleu_cli import main
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+def test_a_signal_as_the_client_connects_is_quiet_to_the_end(long_input):
+    command = start(long_input, "--jobs", "2", program=CUT_OFF_AS_IT_CONNECTS)
+    out, err = command.communicate(timeout=PATIENCE)
+    assert (command.returncode, out, err) == (143, b"", b"")
+    assert left_running(command) == []
 
 
 @pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
