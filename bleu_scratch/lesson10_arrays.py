@@ -16,14 +16,17 @@ Tokens may come as people have them:
   its padding marked by ``pad_id``: the rows are copied into place at once,
   with no Python loop over them.
 
-A large batch is counted in chunks (``chunks``): pairs of about the same
-length together, so that short rows are not padded to the longest, and a
-bounded number of array cells at a time.
+A large batch is counted in chunks (``chunked_arrays``): pairs of about the
+same length together (``chunks``), so that short rows are not padded to the
+longest, and a bounded number of array cells at a time. The words of lists
+are numbered first, a slab of consecutive pairs at a time (``slabs``), in the
+order they lie in memory; each chunk then takes its rows from those numbers
+(``pairs_in_rows``).
 """
 
 import struct
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, count
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -43,6 +46,10 @@ INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
 CHUNK = 5_000
 CELLS = 1 << 16
 FEW = 256  # pairs: a group of fewer is counted with the next, wider one
+# Tokens of lists numbered at a time, in the order they are given (where they lie in memory, and before the
+# chunks are counted, whose arrays would push them out of the CPU's cache); the numbers take a few
+# dozen bytes a token until they are counted.
+TOKENS = 1 << 20
 
 
 class TokenArrays(NamedTuple):
@@ -86,21 +93,68 @@ def token_arrays(
     """
     if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
         return _from_arrays(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
+    lengths = text_lengths(list_of_references, hypotheses)
+    with checks.named_bad_token(list_of_references, hypotheses):  # a token the dict cannot hash
+        numbered = numbered_tokens(
+            list_of_references, hypotheses, defaultdict(count().__next__) if numbers is None else numbers
+        )
+    return pairs_in_rows(numbered, lengths, np.arange(len(hypotheses)))
+
+
+class Lengths(NamedTuple):
+    """How long each text of a batch is."""
+
+    hyp_lens: np.ndarray  # per pair
+    ref_lens: np.ndarray  # per reference, pair by pair
+    refs_per_sentence: np.ndarray
+
+    def first_refs(self) -> np.ndarray:
+        """Where each pair's references start in ``ref_lens``."""
+        return np.cumsum(self.refs_per_sentence) - self.refs_per_sentence
+
+    def part(self, pairs: slice) -> "Lengths":
+        """The lengths of the pairs ``pairs`` (a slice of consecutive pairs)."""
+        first = np.append(self.first_refs(), len(self.ref_lens))
+        references = slice(int(first[pairs.start]), int(first[min(pairs.stop, len(first) - 1)]))
+        return Lengths(self.hyp_lens[pairs], self.ref_lens[references], self.refs_per_sentence[pairs])
+
+
+def text_lengths(list_of_references: Sequence, hypotheses: Sequence) -> Lengths:
+    """The length of every text of a batch given as lists.
+
+    >>> text_lengths([[["a", "b"], ["c"]], [["d"]]], [["a"], ["b", "c", "d"]])
+    Lengths(hyp_lens=array([1, 3]), ref_lens=array([2, 1, 1]), refs_per_sentence=array([2, 1]))
+    """
     hyp_lens = np.fromiter(map(len, hypotheses), np.int64, len(hypotheses))
     refs_per_sentence = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
     references = chain.from_iterable(list_of_references)
     ref_lens = np.fromiter(map(len, references), np.int64, int(refs_per_sentence.sum()))
-    # Each reference's length in a (pair, reference) table: 0 for the references a pair does not have.
-    ref_table = np.zeros((len(hypotheses), int(refs_per_sentence.max(initial=1))), np.int64)
-    ref_table[np.arange(ref_table.shape[1]) < refs_per_sentence[:, None]] = ref_lens
-    hyp_mask = np.arange(int(hyp_lens.max(initial=0))) < hyp_lens[:, None]
-    ref_mask = np.arange(int(ref_lens.max(initial=0))) < ref_table[:, :, None]
-    with checks.named_bad_token(list_of_references, hypotheses):  # a token the dict cannot hash
-        numbered = _numbered(
-            list_of_references, hypotheses, defaultdict(count().__next__) if numbers is None else numbers
-        )
-    tokens, whose = _in_rows(numbered, hyp_mask, ref_mask)
-    return TokenArrays(tokens, whose, hyp_lens, ref_lens, refs_per_sentence)
+    return Lengths(hyp_lens, ref_lens, refs_per_sentence)
+
+
+def pairs_in_rows(numbered: np.ndarray, lengths: Lengths, pairs: np.ndarray) -> TokenArrays:
+    """``TokenArrays`` of some pairs of a batch whose tokens are ``numbered``: its hypotheses end to end, then
+    its references.
+
+    >>> numbered = np.array([7, 8, 9, 7, 8, 9])  # hypotheses [7] and [8, 9], references [7] and [8, 9]
+    >>> pairs_in_rows(numbered, Lengths(np.array([1, 2]), np.array([1, 2]), np.array([1, 1])), np.array([1])).tokens
+    array([[-1,  8,  9, -1,  8,  9]])
+    """
+    hyp_lens, ref_lens, refs_per_sentence = lengths
+    refs = refs_per_sentence[pairs]
+    # Each pair's references in a (pair, reference) table: where in ref_lens, and how long (0 for none).
+    has = np.arange(int(refs.max(initial=1))) < refs[:, None]
+    reference = np.where(has, lengths.first_refs()[pairs][:, None] + np.arange(has.shape[1]), 0)
+    ref_table = np.where(has, ref_lens[reference], 0)
+    hyp_mask = np.arange(int(hyp_lens[pairs].max(initial=0))) < hyp_lens[pairs][:, None]
+    ref_mask = np.arange(int(ref_table.max(initial=0))) < ref_table[:, :, None]
+    # Where each token of the rows is in ``numbered``: its text's start, then one place further per column.
+    hyp_starts = np.cumsum(hyp_lens) - hyp_lens
+    ref_starts = np.cumsum(ref_lens) - ref_lens + hyp_lens.sum()
+    hyp_at = (hyp_starts[pairs][:, None] + np.arange(hyp_mask.shape[1]))[hyp_mask]
+    ref_at = (ref_starts[reference][:, :, None] + np.arange(ref_mask.shape[2]))[ref_mask]
+    tokens, whose = _in_rows(numbered[np.concatenate([hyp_at, ref_at])], hyp_mask, ref_mask)
+    return TokenArrays(tokens, whose, hyp_lens[pairs], ref_lens[reference[has]], refs)
 
 
 def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -120,7 +174,7 @@ def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> 
     return rows, whose
 
 
-def _numbered(list_of_references: Sequence, hypotheses: Sequence, numbers: dict) -> np.ndarray:
+def numbered_tokens(list_of_references: Sequence, hypotheses: Sequence, numbers: dict) -> np.ndarray:
     """Every token of the batch as a number, hypotheses first, then the references in order.
 
     Token ids (ints from 0 to 2**31 - 1) stay as they are. Other tokens are
@@ -216,25 +270,17 @@ def pairs_as_lists(
     )
 
 
-def chunks(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndarray]:
-    """The pairs to count together: at most ``chunk`` of them, whose rows take at most about ``CELLS`` cells.
+def chunks(widths: np.ndarray, chunk: int) -> list[np.ndarray]:
+    """The pairs to count together, from each pair's row width: at most ``chunk`` pairs whose rows take at most
+    about ``CELLS`` cells.
 
-    Lists are grouped by length first (within a factor of two): a row is as wide as its group's
-    longest texts, so short pairs are not padded to the length of long ones. A group of fewer
+    Pairs are grouped by width first (within a factor of two): a row is as wide as its group's
+    widest, so short pairs are not padded to the length of long ones. A group of fewer
     than ``FEW`` pairs joins the next, wider one (the widest stays as it is).
 
-    >>> hypotheses = [["a"] * 3, ["b"] * 40, ["c"] * 2]
-    >>> chunks([[hypothesis] for hypothesis in hypotheses], hypotheses, chunk=2)  # the shortest first
+    >>> chunks(np.array([7, 80, 5]), chunk=2)  # the narrowest first
     [array([2, 0]), array([1])]
     """
-    if isinstance(hypotheses, np.ndarray):
-        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
-        rows = _rows_at_a_time(chunk, 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1]))
-        return np.split(np.arange(len(hypotheses)), range(rows, len(hypotheses), rows))
-    # A pair's width from its hypothesis's length and its first reference's: quick to read, and close enough.
-    references = np.fromiter(map(len, list_of_references), np.int64, len(hypotheses))
-    first = np.fromiter(map(len, map(itemgetter(0), list_of_references)), np.int64, len(hypotheses))
-    widths = 1 + np.fromiter(map(len, hypotheses), np.int64, len(hypotheses)) + references * (1 + first)
     order = np.argsort(widths, kind="stable")
     cuts, start = [], 0
     for cut in (np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1).tolist():
@@ -244,6 +290,65 @@ def chunks(list_of_references: Any, hypotheses: Any, chunk: int) -> list[np.ndar
     groups = np.split(order, cuts)
     steps = [_rows_at_a_time(chunk, int(widths[group[-1]])) for group in groups]
     return [part for group, rows in zip(groups, steps) for part in np.split(group, range(rows, len(group), rows))]
+
+
+def row_widths(lengths: Lengths) -> np.ndarray:
+    """How many cells each pair's row takes alone: -1 and its hypothesis, then -1 and its longest reference for each
+    reference (a batch has at least one reference per pair).
+
+    >>> row_widths(Lengths(np.array([1, 3]), np.array([2, 1, 1]), np.array([2, 1])))
+    array([8, 6])
+    """
+    longest = np.maximum.reduceat(lengths.ref_lens, lengths.first_refs())
+    return 1 + lengths.hyp_lens + lengths.refs_per_sentence * (1 + longest)
+
+
+def slabs(lengths: Lengths, tokens: int = TOKENS) -> list[slice]:
+    """Consecutive pairs of at most about ``tokens`` tokens (a pair of more is a slab alone), in order.
+
+    >>> slabs(Lengths(np.array([1, 3, 2]), np.array([2, 1, 1, 2]), np.array([2, 1, 1])), tokens=8)  # 4 tokens each
+    [slice(0, 2, None), slice(2, 3, None)]
+    """
+    per_pair = lengths.hyp_lens + np.add.reduceat(lengths.ref_lens, lengths.first_refs())
+    ends = np.cumsum(per_pair)
+    cuts = np.searchsorted(ends, np.arange(tokens, int(ends[-1]), tokens), side="right").tolist()
+    bounds = sorted({0, *cuts, len(per_pair)})
+    return [slice(first, last) for first, last in zip(bounds, bounds[1:])]
+
+
+def chunked_arrays(
+    list_of_references: Any,
+    hypotheses: Any,
+    chunk: int,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
+) -> Iterator[tuple[np.ndarray, TokenArrays]]:
+    """The batch as ``TokenArrays`` of ``chunks``, each with its pairs' places in the batch.
+
+    Lists are numbered a slab at a time (``slabs``), by one dict for the whole batch, before the
+    slab's chunks are put in rows.
+
+    >>> [(pairs, part.tokens) for pairs, part in chunked_arrays([[["a"]], [["a", "b"]]], [["a", "b"], ["b"]], 1)]
+    [(array([0]), array([[-1,  0,  1, -1,  0]])), (array([1]), array([[-1,  1, -1,  0,  1]]))]
+    """
+    if isinstance(hypotheses, np.ndarray):
+        references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
+        width = 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1])
+        for pairs in chunks(np.full(len(hypotheses), width), chunk):
+            row_lengths = [
+                None if given is None else np.asarray(given)[pairs] for given in (hypothesis_lengths, reference_lengths)
+            ]
+            yield pairs, token_arrays(list_of_references[pairs], hypotheses[pairs], pad_id, *row_lengths)
+        return
+    every_length = text_lengths(list_of_references, hypotheses)
+    numbers: dict = defaultdict(count().__next__)  # one numbering for every slab: each word is added once
+    for slab in slabs(every_length):
+        with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
+            numbered = numbered_tokens(list_of_references[slab], hypotheses[slab], numbers)
+        lengths = every_length.part(slab)
+        for pairs in chunks(row_widths(lengths), chunk):
+            yield pairs + slab.start, pairs_in_rows(numbered, lengths, pairs)
 
 
 def _rows_at_a_time(chunk: int, width: int) -> int:

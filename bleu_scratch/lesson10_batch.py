@@ -31,9 +31,8 @@ every value is ``sentence_bleu``'s to the last bit.
 """
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
-from itertools import count, repeat
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -53,7 +52,7 @@ from .lesson05_sentence import (
     max_n_of,
     weight_vectors,
 )
-from .lesson10_arrays import CHUNK, TokenArrays, chunks, pairs_as_lists, token_arrays
+from .lesson10_arrays import CHUNK, TokenArrays, chunked_arrays, pairs_as_lists
 from .lesson10_smoothing import batch_smoothed_precisions, plain_number, smoothing_method
 
 
@@ -225,6 +224,7 @@ def _scores(
 def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Hypothesis lengths, closest reference lengths, and clipped matches (one row per order), of every pair.
 
+    >>> from bleu_scratch import token_arrays
     >>> arrays = token_arrays([[["the", "cat"]], [["a", "b", "c"]]], [["the", "the", "cat"], ["a", "b"]])
     >>> hyp_lens, ref_lens, matches = batch_counts(arrays, max_n=2)
     >>> hyp_lens, ref_lens, matches
@@ -363,18 +363,7 @@ def chunked_counts(
     hyp_lens = np.zeros(len(hypotheses), np.int64)
     ref_lens = np.zeros(len(hypotheses), np.int64)
     matches = np.zeros((max_n, len(hypotheses)), np.int64)
-    numbers: dict = defaultdict(count().__next__)  # one numbering for every chunk: each word is added once
-    for rows in chunks(list_of_references, hypotheses, chunk):
-        if isinstance(hypotheses, np.ndarray):
-            lengths = [
-                None if given is None else np.asarray(given)[rows] for given in (hypothesis_lengths, reference_lengths)
-            ]
-            part = token_arrays(list_of_references[rows], hypotheses[rows], pad_id, *lengths)
-        else:
-            with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
-                pairs = rows.tolist()
-                part = token_arrays(
-                    [list_of_references[i] for i in pairs], [hypotheses[i] for i in pairs], numbers=numbers
-                )
-        hyp_lens[rows], ref_lens[rows], matches[:, rows] = batch_counts(part, max_n)
+    padding = pad_id, hypothesis_lengths, reference_lengths
+    for pairs, part in chunked_arrays(list_of_references, hypotheses, chunk, *padding):
+        hyp_lens[pairs], ref_lens[pairs], matches[:, pairs] = batch_counts(part, max_n)
     return hyp_lens, ref_lens, matches

@@ -55,6 +55,23 @@ def test_a_batch_longer_than_a_chunk_is_counted_in_chunks_alike():
     ]
 
 
+@pytest.mark.slow
+def test_a_batch_of_more_tokens_than_a_slab_is_numbered_in_slabs_alike():
+    """Lists are numbered ``TOKENS`` (about a million) tokens at a time, each slab's pairs then counted."""
+    rng = np.random.default_rng(5)
+    words = [f"w{i}" for i in range(6)]
+    long_text = lambda: [words[i] for i in rng.integers(0, 6, 300_000)]  # noqa: E731
+    # Two pairs of 600,000 tokens each, then a short one with two references: slabs [0] and [1, 2].
+    list_of_references = [[long_text()], [long_text()], [words[:3], words[2:]]]
+    hypotheses = [long_text(), long_text(), words[:4]]
+    arrays = bleu_scratch.lesson10_arrays
+    assert len(arrays.slabs(arrays.text_lengths(list_of_references, hypotheses))) == 2
+    expected = [
+        sentence_stats(references, hypothesis) for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
+    assert batch_sentence_stats(list_of_references, hypotheses) == expected
+
+
 WEIGHTS = [
     (0.25, 0.25, 0.25, 0.25),
     (0.5, 0.5),
