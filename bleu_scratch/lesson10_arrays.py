@@ -188,7 +188,7 @@ def numbered_tokens(list_of_references: Sequence, hypotheses: Sequence, numbers:
 
 
 def _as_ids(tokens: tuple) -> np.ndarray | None:
-    """The tokens as an int64 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
+    """The tokens as an int32 array if every one is a token id (an int from 0 to 2**31 - 1), else None.
 
     Only plain ints (and bools, 0 and 1 in NLTK's Counters too) are ids as
     they are: other int-like tokens (numpy ints, tensors) are equal or not
@@ -198,7 +198,7 @@ def _as_ids(tokens: tuple) -> np.ndarray | None:
     batch numbered by the dict, like words.
 
     >>> _as_ids((0, 7, 2**31 - 1)), _as_ids((1, 1.0)), _as_ids((-1, 2)), _as_ids(("a", "b"))
-    (array([         0,          7, 2147483647]), None, None, None)
+    (array([         0,          7, 2147483647], dtype=int32), None, None, None)
     """
     if tokens and (type(tokens[0]) not in INT_TYPES or not set(map(type, tokens)) <= INT_TYPES):
         return None
@@ -210,8 +210,8 @@ def _as_ids(tokens: tuple) -> np.ndarray | None:
 
 
 def _packed(numbers: tuple) -> np.ndarray:
-    """Ints from -2**31 to 2**31 - 1 as an int64 array, each packed into 4 bytes by ``struct`` in C."""
-    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32).astype(np.int64)
+    """Ints from -2**31 to 2**31 - 1 as an int32 array, each packed into 4 bytes by ``struct`` in C."""
+    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32)
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:

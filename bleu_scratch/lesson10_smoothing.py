@@ -131,8 +131,31 @@ def _warn_zero_orders(orders: np.ndarray) -> None:
     A function of its own for speed: to find a warning's line number, Python walks
     the calling function's code from its start, and this one is short.
     """
-    for n in orders.tolist():
-        warnings.warn(zero_order_warning(n))
+    if not ignored(UserWarning):
+        for n in orders.tolist():
+            warnings.warn(zero_order_warning(n))
+
+
+def ignored(category: type[Warning]) -> bool:
+    """Whether Python's warning filters drop every warning of ``category``, whatever its text and origin.
+
+    So they do when the first filter for the category is "ignore" with no condition
+    (``warnings.simplefilter("ignore")``), and ``warnings.warn`` then does nothing at all;
+    a filter with a condition (a message, a module, a line) leaves the answer to it.
+
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     ignored(UserWarning), ignored(Warning)
+    (True, True)
+    >>> with warnings.catch_warnings():
+    ...     warnings.filterwarnings("ignore", message="The hypothesis contains 0 counts")  # some, not all
+    ...     ignored(UserWarning)
+    False
+    """
+    for action, message, warned, module, line in warnings.filters:
+        if issubclass(category, warned):
+            return action == "ignore" and message is None and module is None and not line
+    return False
 
 
 # Each method: (its parameter, matches m and NLTK's denominators t (one row per order, one column per

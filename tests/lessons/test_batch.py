@@ -148,6 +148,46 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
     assert our_warnings == [message for _, messages in theirs for message in messages]
 
 
+ZERO_COUNTS = "The hypothesis contains 0 counts of 3-gram overlaps"
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        [("ignore", "", Warning)],  # the batch skips its warnings here, as warnings.warn would drop them
+        [("ignore", "", UserWarning), ("always", "", UserWarning)],  # the first filter decides
+        [("ignore", "", DeprecationWarning), ("always", "", Warning)],  # another category's filter: warned
+        [("always", "", Warning), ("ignore", ZERO_COUNTS, Warning)],  # some dropped: only by their text
+        [("default", "", Warning)],  # once per text
+        [("error", ZERO_COUNTS, Warning)],
+    ],
+)
+def test_warning_filters_act_on_the_batch_as_on_nltk(filters):
+    list_of_references, hypotheses = (
+        [[["a", "b", "c", "d"]], [["a", "b", "x", "y"]], [["a", "b"]]],
+        [
+            ["a", "b", "c", "e"],
+            ["a", "b", "c", "y"],
+            ["a", "b"],
+        ],
+    )
+
+    def outcome(score):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.resetwarnings()
+            for action, message, category in filters:
+                warnings.filterwarnings(action, message, category)
+            try:
+                value = score()
+            except UserWarning as error:
+                value = f"raised {error}"
+        return value, [str(w.message) for w in caught]
+
+    ours = outcome(lambda: batch_sentence_bleu(list_of_references, hypotheses))
+    theirs = outcome(lambda: [nltk_sentence_bleu(r, h) for r, h in zip(list_of_references, hypotheses)])
+    assert ours == theirs
+
+
 @pytest.mark.parametrize("references", [1, 3])
 def test_n_grams_too_wide_for_63_bits_are_numbered_and_counted_alike(references):
     """3,000 distinct tokens take 12 bits each: an 8-gram of their numbers would take 96 bits."""
