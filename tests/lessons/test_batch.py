@@ -148,13 +148,15 @@ def test_a_synthetic_batch_without_smoothing_equals_nltk_with_its_warnings():
     assert our_warnings == [message for _, messages in theirs for message in messages]
 
 
-ZERO_COUNTS = "The hypothesis contains 0 counts of 3-gram overlaps"
+ZERO_COUNTS = r"\sThe hypothesis contains 0 counts of 3-gram overlaps"  # the text starts with a newline
 
 
 @pytest.mark.parametrize(
     "filters",
     [
         [("ignore", "", Warning)],  # the batch skips its warnings here, as warnings.warn would drop them
+        [("ignore", "", Warning), ("ignore", "numpy.ndarray size changed", Warning)],  # as scipy adds on import
+        [("ignore", r"\sThe hypothesis contains 0 counts of [234]-gram", Warning), ("always", "", Warning)],
         [("ignore", "", UserWarning), ("always", "", UserWarning)],  # the first filter decides
         [("ignore", "", DeprecationWarning), ("always", "", Warning)],  # another category's filter: warned
         [("always", "", Warning), ("ignore", ZERO_COUNTS, Warning)],  # some dropped: only by their text
@@ -186,6 +188,17 @@ def test_warning_filters_act_on_the_batch_as_on_nltk(filters):
     ours = outcome(lambda: batch_sentence_bleu(list_of_references, hypotheses))
     theirs = outcome(lambda: [nltk_sentence_bleu(r, h) for r, h in zip(list_of_references, hypotheses)])
     assert ours == theirs
+
+
+@pytest.mark.parametrize("module, dropped", [("bleu_scratch", True), ("bleu_scratch.lesson05", False), ("nltk", False)])
+def test_a_filter_on_the_module_acts_on_the_module_that_warns(module, dropped):
+    """The batch warns from lesson 10's smoothing module, sentence_bleu from lesson 05's, NLTK from its own."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.resetwarnings()
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", module=module)
+        batch_sentence_bleu([[["a", "b", "c"]]], [["a", "b", "d"]])
+    assert len(caught) == (0 if dropped else 2)  # no 3-gram and no 4-gram matches
 
 
 @pytest.mark.parametrize("references", [1, 3])
