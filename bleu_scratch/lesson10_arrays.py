@@ -69,12 +69,8 @@ def token_arrays(
     pad_id: int | None = None,
     hypothesis_lengths: Any = None,
     reference_lengths: Any = None,
-    numbers: dict | None = None,
 ) -> TokenArrays:
     """The batch as ``TokenArrays``, from lists of tokens or from 2-D integer arrays.
-
-    ``numbers`` is the dict that numbers the tokens of lists (a new one if None): the
-    chunks of one large batch share one, so each word is added to it once.
 
     >>> arrays = token_arrays([[["the", "cat"], ["a", "cat"]]], [["the", "the", "dog"]])
     >>> arrays.tokens
@@ -95,9 +91,7 @@ def token_arrays(
         return _from_arrays(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
     lengths = text_lengths(list_of_references, hypotheses)
     with checks.named_bad_token(list_of_references, hypotheses):  # a token the dict cannot hash
-        numbered = numbered_tokens(
-            list_of_references, hypotheses, defaultdict(count().__next__) if numbers is None else numbers
-        )
+        numbered = numbered_tokens(list_of_references, hypotheses, defaultdict(count().__next__))
     return pairs_in_rows(numbered, lengths, np.arange(len(hypotheses)))
 
 
@@ -115,7 +109,7 @@ class Lengths(NamedTuple):
     def part(self, pairs: slice) -> "Lengths":
         """The lengths of the pairs ``pairs`` (a slice of consecutive pairs)."""
         first = np.append(self.first_refs(), len(self.ref_lens))
-        references = slice(int(first[pairs.start]), int(first[min(pairs.stop, len(first) - 1)]))
+        references = slice(int(first[pairs.start]), int(first[pairs.stop]))
         return Lengths(self.hyp_lens[pairs], self.ref_lens[references], self.refs_per_sentence[pairs])
 
 
