@@ -10,4 +10,5 @@ python=.venv/bin/python
 "$python" -m ruff check .
 "$python" -m ruff format --check .
 "$python" -m mypy
-"$python" -m pytest "$@"
+# Two processes (pytest-xdist), each taking a whole module or notebook at a time (tests/conftest.py says why).
+"$python" -m pytest -n 2 --dist loadscope "$@"
