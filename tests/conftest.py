@@ -250,7 +250,7 @@ SLOW_TESTS = {
 CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask")
 
 
-# tools/check.sh runs the tests in two processes (pytest-xdist, --dist loadscope): each process takes a whole
+# tools/check.sh runs the tests in three processes (pytest-xdist, --dist loadscope): each process takes a whole
 # module at a time (a notebook's cells share its kernel; a module's tests share its module-scoped fixtures), and
 # the modules named here go to one process together, since they share a session fixture too long to make twice.
 SAME_PROCESS = {
@@ -261,6 +261,8 @@ SAME_PROCESS = {
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    if config.getoption("dist") != "loadscope":
+        return None  # pytest-xdist's own scheduler for the mode asked for
     from xdist.scheduler import LoadScopeScheduling
 
     class ModulesTogether(LoadScopeScheduling):
