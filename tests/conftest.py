@@ -250,6 +250,29 @@ SLOW_TESTS = {
 CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask")
 
 
+# tools/check.sh runs the tests in three processes (pytest-xdist, --dist loadscope): each process takes a whole
+# module at a time (a notebook's cells share its kernel; a module's tests share its module-scoped fixtures), and
+# the modules named here go to one process together, since they share a session fixture too long to make twice.
+SAME_PROCESS = {
+    # the autograded nbgrader course (tests/classroom/conftest.py)
+    "tests/classroom/test_gradebook.py": "nbgrader course",
+    "tests/classroom/test_nbgrader.py": "nbgrader course",
+}
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    if config.getoption("dist") != "loadscope":
+        return None  # pytest-xdist's own scheduler for the mode asked for
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return SAME_PROCESS.get(scope, scope)
+
+    return ModulesTogether(config, log)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     tests.quick.QUICK = "not slow" in (config.option.markexpr or "")
 

@@ -93,7 +93,9 @@ def test_ci_runs_the_readmes_test_command_which_installs_the_browser_first():
     command = next(line for line in readme.splitlines() if line.startswith("python3 -m venv") and "check.sh" in line)
     assert command.split(" && ")[-2:] == ["bash tools/install_browser.sh", "bash tools/check.sh"]
     # tools/check.sh ends in the whole pytest run, after the lint, format and type checks.
-    assert (ROOT / "tools" / "check.sh").read_text(encoding="utf-8").splitlines()[-1] == '"$python" -m pytest "$@"'
+    assert (ROOT / "tools" / "check.sh").read_text(encoding="utf-8").splitlines()[-1] == (
+        '"$python" -m pytest -n 3 --dist loadscope "$@"'
+    )
     assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()[-1] == command
     assert "bash tools/lessons.sh" in readme.splitlines(), "the README's first command opens the lessons"
 

@@ -10,4 +10,6 @@ python=.venv/bin/python
 "$python" -m ruff check .
 "$python" -m ruff format --check .
 "$python" -m mypy
-"$python" -m pytest "$@"
+# Three processes (pytest-xdist), each taking a whole module or notebook at a time (tests/conftest.py says why):
+# on two cores, a third keeps them busy while a test waits for a kernel, a server or a timeout.
+"$python" -m pytest -n 3 --dist loadscope "$@"
