@@ -321,7 +321,7 @@ def chunked_arrays(
     """The batch as ``TokenArrays`` of ``chunks``, each with its pairs' places in the batch.
 
     Lists are numbered a slab at a time (``slabs``), by one dict for the whole batch, before the
-    slab's chunks are put in rows.
+    slab's chunks are put in rows. The caller's door has checked the whole batch: no chunk is checked again.
 
     >>> [(pairs, part.tokens) for pairs, part in chunked_arrays([[["a"]], [["a", "b"]]], [["a", "b"], ["b"]], 1)]
     [(array([0]), array([[-1,  0,  1, -1,  0]])), (array([1]), array([[-1,  1, -1,  0,  1]]))]
@@ -333,7 +333,7 @@ def chunked_arrays(
             row_lengths = [
                 None if given is None else np.asarray(given)[pairs] for given in (hypothesis_lengths, reference_lengths)
             ]
-            yield pairs, token_arrays(list_of_references[pairs], hypotheses[pairs], pad_id, *row_lengths)
+            yield pairs, _from_arrays(list_of_references[pairs], hypotheses[pairs], pad_id, *row_lengths)
         return
     every_length = text_lengths(list_of_references, hypotheses)
     numbers: dict = defaultdict(count().__next__)  # one numbering for every slab: each word is added once

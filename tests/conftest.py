@@ -260,6 +260,7 @@ SAME_PROCESS = {
 }
 
 
+@pytest.hookimpl(optionalhook=True)  # without pytest-xdist (plain `pytest`), no such hook exists
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     if config.getoption("dist") != "loadscope":
         return None  # pytest-xdist's own scheduler for the mode asked for
