@@ -91,7 +91,12 @@ def run_notebook(path: Path, edition: Path, solve: bool = False) -> Run:
 
 
 def side_by_side(function: Callable[[Any], Any], items: Iterable[Any]) -> dict[Any, Any]:
-    """``function`` of each item, two at a time (a kernel or a sandboxed grader each), in a dict by item."""
+    """``function`` of each item, two at a time (a kernel or a sandboxed grader each), in a dict by item.
+
+    ``function`` must not parse Python (``set_function`` does): CPython 3.11 keeps ``ast.parse``'s depth count
+    per interpreter, not per thread, so two threads parsing at once, with a garbage collection switching threads
+    mid-parse, can raise "SystemError: AST constructor recursion depth mismatch". Write the editions first.
+    """
     items = list(items)
     with ThreadPoolExecutor(max_workers=2) as pool:
         return dict(zip(items, pool.map(function, items)))

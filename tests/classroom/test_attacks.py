@@ -201,7 +201,8 @@ def package_copy(edition: Path, target: Path) -> Path:
     return target
 
 
-def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: list[str]) -> dict:
+def written_attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: list[str]) -> Path:
+    """``folder`` with the attacking submission in ``student``, and another student's submission in ``other``."""
     # The package is all the grader reads of a submission.
     student = package_copy(edition, folder / "student")
     for name, body in bodies.items():
@@ -210,13 +211,18 @@ def attack(edition: Path, folder: Path, bodies: dict[str, list[str]], honest: li
         set_function(student, MODULE[name], name)
     for module in ("lesson10_batch.py", "lesson10_arrays.py"):
         (student / "bleu_scratch" / module).write_bytes((REPO / "bleu_scratch" / module).read_bytes())
-    other = package_copy(edition, folder / "other")  # another student's submission, beside this one
+    package_copy(edition, folder / "other")
+    return folder
+
+
+def attack(folder: Path, names: list[str]) -> dict:
+    student, other = folder / "student", folder / "other"
     before, others_before = (
         snapshot(),
         hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest(),
     )
     submission_before = sorted(p.name for p in student.rglob("*"))
-    report = grader.grade(student, only=[*bodies, *honest], budget=5, memory_mb=512)
+    report = grader.grade(student, only=names, budget=5, memory_mb=512)
     assert snapshot() == before, "grading changed the instructor's files"
     assert hashlib.sha256(b"".join(p.read_bytes() for p in sorted(other.rglob("*.py")))).digest() == others_before
     assert sorted(p.name for p in student.rglob("*")) == submission_before, "the sandbox wrote in the submission"
@@ -231,8 +237,10 @@ def rounds(edition, tmp_path_factory) -> list[dict]:
         (ROUND_ONE, HONEST[1]),
         ({**ROUND_TWO, "modified_precision": table_of_answers()}, HONEST[2]),
     ]
+    # Written one at a time (see edition_tools.side_by_side), graded side by side.
+    folders = [written_attack(edition, tmp_path_factory.mktemp("round"), *pair) for pair in attacks]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(lambda pair: attack(edition, tmp_path_factory.mktemp("round"), *pair), attacks))
+        return list(pool.map(attack, folders, [[*bodies, *honest] for bodies, honest in attacks]))
 
 
 @pytest.fixture(scope="module")

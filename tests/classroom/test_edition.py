@@ -70,14 +70,17 @@ def lesson_runs(edition, tmp_path_factory) -> dict[str, Run]:
     written (two notebooks at a time)."""
     root = tmp_path_factory.mktemp("lesson-runs")
 
-    def run(name: str) -> Run:
+    def written_up_to(name: str) -> Path:
         student = copy_of(edition, root, name[:2])
         for module, function in MARKED:
             if lesson_of(module) <= name[:2]:
                 set_function(student, module, function)
-        return run_notebook(student / "notebooks" / name, student, solve=True)
+        return student
 
-    return side_by_side(run, LESSON_NOTEBOOKS)
+    students = {name: written_up_to(name) for name in LESSON_NOTEBOOKS}  # one at a time: see side_by_side
+    return side_by_side(
+        lambda name: run_notebook(students[name] / "notebooks" / name, students[name], solve=True), LESSON_NOTEBOOKS
+    )
 
 
 @pytest.mark.parametrize("name", LESSON_NOTEBOOKS)

@@ -5,6 +5,8 @@ notebook must both reject it (the right functions pass both: the repository's
 grade and tests/classroom/test_edition.py).
 """
 
+from pathlib import Path
+
 import pytest
 
 from bleu_classroom import grader
@@ -92,13 +94,20 @@ WRONG = {
 def verdicts(edition, tmp_path_factory) -> dict[str, tuple[str, int]]:
     root = tmp_path_factory.mktemp("one-truth")
 
-    def verdict(mistake: str) -> tuple[str, int]:
+    def written_with(mistake: str) -> Path:
         name, lesson, module, body = WRONG[mistake]
         student = copy_of(edition, root, mistake.replace(" ", "-"))
         for other_module, function in MARKED:
             if lesson_of(other_module) <= lesson and function != name:
                 set_function(student, other_module, function)
         set_function(student, module, name, body)
+        return student
+
+    students = {mistake: written_with(mistake) for mistake in WRONG}  # one at a time: see side_by_side
+
+    def verdict(mistake: str) -> tuple[str, int]:
+        name, lesson = WRONG[mistake][:2]
+        student = students[mistake]
         points = grader.grade(student, only=[name]).marks[0].points
         # The lesson's notebook, exercises solved: the error that stopped it, or ''.
         stopped = run_notebook(next((student / "notebooks").glob(f"{lesson}_*.ipynb")), student, solve=True).error
