@@ -329,11 +329,14 @@ def chunked_arrays(
     if isinstance(hypotheses, np.ndarray):
         references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
         width = 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1])
-        for pairs in chunks(np.full(len(hypotheses), width), chunk):
+        rows = _rows_at_a_time(chunk, width)
+        for start in range(0, len(hypotheses), rows):  # every row is as wide: consecutive rows, as views
+            taken = slice(start, start + rows)
             row_lengths = [
-                None if given is None else np.asarray(given)[pairs] for given in (hypothesis_lengths, reference_lengths)
+                None if given is None else np.asarray(given)[taken] for given in (hypothesis_lengths, reference_lengths)
             ]
-            yield pairs, _from_arrays(list_of_references[pairs], hypotheses[pairs], pad_id, *row_lengths)
+            part = _from_arrays(list_of_references[taken], hypotheses[taken], pad_id, *row_lengths)
+            yield np.arange(start, start + len(part.hyp_lens)), part
         return
     every_length = text_lengths(list_of_references, hypotheses)
     numbers: dict = defaultdict(count().__next__)  # one numbering for every slab: each word is added once

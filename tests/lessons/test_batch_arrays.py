@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleu_scratch import batch_sentence_bleu, batch_sentence_stats
+from bleu_scratch import batch_sentence_bleu, batch_sentence_stats, sentence_stats
+from bleu_scratch.lesson10_batch import chunked_counts
 from tests.quick import examples
 
 PAD = -100  # Hugging Face's label padding: a negative id, so the other ids are numbered again
@@ -92,6 +93,21 @@ def test_a_whole_array_is_every_rows_tokens():
     references = np.array([[[1, 2, 3, 5]], [[5, 6, 7, 8]]], dtype=np.uint16)
     expected = [batch_sentence_stats([[row.tolist() for row in refs] for refs in references], hypotheses.tolist())]
     assert [batch_sentence_stats(references, hypotheses)] == expected
+
+
+def test_arrays_of_more_pairs_than_a_chunk_are_counted_a_chunk_at_a_time_alike():
+    """Each chunk of rows takes its own rows' lengths; the last chunk is shorter (10 pairs, 3 at a time)."""
+    rng = np.random.default_rng(4)
+    hypotheses, references = rng.integers(0, 4, (10, 12)), rng.integers(0, 4, (10, 2, 12))
+    hyp_lens, ref_lens = rng.integers(0, 13, 10), rng.integers(0, 13, (10, 2))
+    expected = [
+        sentence_stats([r[:n].tolist() for r, n in zip(refs, ns)], hyp[:m].tolist())
+        for refs, ns, hyp, m in zip(references, ref_lens, hypotheses, hyp_lens)
+    ]
+    counted = chunked_counts(references, hypotheses, 4, None, hyp_lens, ref_lens, chunk=3)
+    assert [(h, r, tuple(m)) for h, r, m in zip(*counted[:2], counted[2].T.tolist())] == [
+        (s.hyp_len, s.ref_len, s.matches) for s in expected
+    ]
 
 
 @pytest.mark.parametrize(
