@@ -318,7 +318,8 @@ def chunked_arrays(
     hypothesis_lengths: Any = None,
     reference_lengths: Any = None,
 ) -> Iterator[tuple[np.ndarray, TokenArrays]]:
-    """The batch as ``TokenArrays`` of ``chunks``, each with its pairs' places in the batch.
+    """The batch as ``TokenArrays`` of chunks of pairs, each with its pairs' places in the batch: ``chunks`` of
+    lists, consecutive rows of 2-D arrays (whose rows are all as wide).
 
     Lists are numbered a slab at a time (``slabs``), by one dict for the whole batch, before the
     slab's chunks are put in rows. The caller's door has checked the whole batch: no chunk is checked again.
