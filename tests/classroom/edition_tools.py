@@ -5,6 +5,7 @@ import ast
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,7 +26,11 @@ def function_node(source: str, name: str) -> ast.FunctionDef:
 
 
 def set_function(edition: Path, module: str, name: str, body: list[str] | None = None) -> None:
-    """Write one function of the edition: the repository's solution, or ``body`` in place of the stub."""
+    """Write one function of the edition: the repository's solution, or ``body`` in place of the stub.
+
+    In the main thread only: it parses Python, which threads must not do at once (see ``side_by_side``).
+    """
+    assert threading.current_thread() is threading.main_thread(), "write editions before side_by_side runs them"
     path = edition / "bleu_scratch" / f"{module}.py"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     node = function_node("".join(lines), name)
