@@ -9,7 +9,6 @@ never durations). The two honest functions beside them keep their points.
 import hashlib
 import shutil
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psutil
@@ -17,7 +16,7 @@ import pytest
 
 from bleu_classroom import cases, grader, units
 from bleu_classroom.oracle import NltkOracle
-from tests.classroom.edition_tools import REPO, set_function
+from tests.classroom.edition_tools import REPO, set_function, side_by_side
 
 GRADER_FILE = Path(grader.__file__).resolve()
 INSTRUCTOR_SOLUTION = REPO / "bleu_scratch" / "lesson03_precision.py"
@@ -238,9 +237,11 @@ def rounds(edition, tmp_path_factory) -> list[dict]:
         ({**ROUND_TWO, "modified_precision": table_of_answers()}, HONEST[2]),
     ]
     # Written one at a time (see edition_tools.side_by_side), graded side by side.
-    folders = [written_attack(edition, tmp_path_factory.mktemp("round"), *pair) for pair in attacks]
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(attack, folders, [[*bodies, *honest] for bodies, honest in attacks]))
+    names = {
+        written_attack(edition, tmp_path_factory.mktemp("round"), bodies, honest): [*bodies, *honest]
+        for bodies, honest in attacks
+    }
+    return list(side_by_side(lambda folder: attack(folder, names[folder]), names).values())
 
 
 @pytest.fixture(scope="module")
