@@ -7,9 +7,10 @@ notebooks' Colab cells.
 A notebook opened alone in Colab has neither the package nor the data. Its
 first code cell clones the repository, installs colab/requirements.txt (the
 package and the pinned oracles; Colab has numpy and matplotlib) and puts the
-clone on ``sys.path``; where ``bleu_scratch`` is importable (a clone, Binder,
-the student edition) the cell does nothing and prints nothing, so nbval's
-stored outputs stay the same. The cell is tagged ``remove-cell``: the website
+clone on ``sys.path``. Outside Colab (no ``google.colab`` module), or where
+``bleu_scratch`` is importable (a clone, Binder, the student edition), the cell
+does nothing and prints nothing: nbval's stored outputs stay the same, and a
+kernel without the package reaches lesson 00's advice instead of a clone. The cell is tagged ``remove-cell``: the website
 leaves it out. After writing the cells, refresh the notebooks' stored outputs
 (tools/refresh_notebooks.py): a new first cell shifts the execution counts.
 """
@@ -32,12 +33,12 @@ COLAB_TAG = "remove-cell"
 
 # A backslash at the end of a line joins the next one to it: two lines of the cell are longer than this file's.
 COLAB_CELL = """\
-# Colab: install bleu_scratch and its data from the repository. Where bleu_scratch is installed, this does nothing.
+# Colab: install bleu_scratch and its data from the repository. Elsewhere, or where it is installed, this does nothing.
 import importlib.util
+import sys
 
-if importlib.util.find_spec("bleu_scratch") is None:
+if "google.colab" in sys.modules and importlib.util.find_spec("bleu_scratch") is None:
     import subprocess
-    import sys
     from pathlib import Path
 
     clone = Path("bleu-from-scratch").resolve()

@@ -1,8 +1,8 @@
 """tools/repository.py: one repository path everywhere, and a Colab cell that installs what a notebook needs.
 
 A notebook opened alone in Colab must find the package and the data; where the
-package is installed, its first cell must do nothing (nbval re-runs it and
-compares: no output). Colab itself cannot run here, so the cell's install
+package is installed, or outside Colab, its first cell must do nothing (nbval
+re-runs it and compares: no output). Colab itself cannot run here, so the cell's install
 branch runs with subprocess and find_spec stubbed, and the commands it would
 run are checked.
 """
@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import nbformat
@@ -57,9 +58,20 @@ def test_set_rewrites_every_place(tmp_path):
         repository.set_repository("https://github.com/alice/bleu-course", tmp_path)
 
 
-def test_without_the_package_the_cell_clones_installs_and_finds_it(monkeypatch, tmp_path):
+def test_outside_colab_the_cell_does_nothing_even_without_the_package(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    commands = []
+    monkeypatch.setattr(subprocess, "run", lambda command, **options: commands.append((command, options)))
+    exec(repository.colab_cell("alice/bleu-course"), {})
+    assert commands == [] and list(tmp_path.iterdir()) == []
+
+
+def test_in_colab_without_the_package_the_cell_clones_installs_and_finds_it(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
     commands = []
     monkeypatch.setattr(subprocess, "run", lambda command, **options: commands.append((command, options)))
     monkeypatch.setattr(sys, "path", list(sys.path))
