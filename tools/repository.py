@@ -10,9 +10,10 @@ package and the pinned oracles; Colab has numpy and matplotlib) and puts the
 clone on ``sys.path``. Outside Colab (no ``google.colab`` module), or where
 ``bleu_scratch`` is importable (a clone, Binder, the student edition), the cell
 does nothing and prints nothing: nbval's stored outputs stay the same, and a
-kernel without the package reaches lesson 00's advice instead of a clone. The cell is tagged ``remove-cell``: the website
-leaves it out. After writing the cells, refresh the notebooks' stored outputs
-(tools/refresh_notebooks.py): a new first cell shifts the execution counts.
+kernel without the package reaches lesson 00's advice instead of a clone. The
+cell is tagged ``remove-cell``: the website leaves it out. After writing the
+cells, refresh the notebooks' stored outputs (tools/refresh_notebooks.py): a
+new first cell shifts the execution counts.
 """
 
 from __future__ import annotations
