@@ -79,7 +79,7 @@ def modified_precision(references: Sequence[Sequence[Token]], hypothesis: Sequen
     """Clipped n-gram matches over hypothesis n-grams, as an unreduced fraction.
 
     The denominator is at least 1, so a hypothesis shorter than ``n`` gets
-    0/1 (NLTK's convention; sacrebleu counts 0/0 and skips it).
+    0/1 (NLTK's convention; sacrebleu's sentence score leaves such an order out).
 
     The BLEU paper's Example 2 (Papineni et al. 2002): 2/7.
 

@@ -161,9 +161,8 @@ class SmoothingFunction:
             raise SmoothingError(
                 6,
                 "trigram match",
-                "smoothing method 6 needs at least one trigram match (its prior divides "
-                "by the trigram precision); this hypothesis has none. Use another method, "
-                "e.g. SmoothingFunction().method1",
+                "smoothing method 6 needs at least one trigram match, as NLTK asserts; this "
+                "hypothesis has none. Use another method, e.g. SmoothingFunction().method1",
             )
         for i, p_i in enumerate(p_n):
             if i in (0, 1):
