@@ -239,13 +239,14 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     matches = np.zeros((max_n, pairs), dtype=np.int64)
     ngrams, bits = tokens, int(tokens.max(initial=0)).bit_length()  # the n-gram at each column as one number
     token_numbers, token_bits = tokens, bits
-    for n in range(1, max_n + 1):
+    orders = min(max_n, columns)  # an n-gram wider than the rows is in no row: the orders past them match nothing
+    for n in range(1, orders + 1):
         if n > 1:  # an n-gram: the (n-1)-gram at its column, then its last token's number
             ngrams = (ngrams[:, :-1] << token_bits) | token_numbers[:, n - 1 :]
             bits += token_bits
         # Tokens get numbers, and so do n-grams the next order might not extend within 63 bits (the test
         # counts the column's bits too, so that the next order can still be numbered if it must).
-        numbered = n == 1 or (n < max_n and bits + token_bits + whose_bits + column_bits > 62)
+        numbered = n == 1 or (n < orders and bits + token_bits + whose_bits + column_bits > 62)
         if numbered:  # sorted with their columns, to number them where they are
             keys = np.sort(narrow((ngrams << column_bits) | np.arange(ngrams.shape[1]), bits + column_bits), axis=1)
             columns_of = keys & ((1 << column_bits) - 1)
@@ -256,7 +257,7 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
         starts, lengths, values_of_runs, hyp = runs(values, whose_bits)
         clipped = np.minimum(lengths[hyp], most_in_a_reference(lengths, values_of_runs, hyp, refs))
         matches[n - 1] = np.bincount(starts[hyp] // values.shape[1], weights=clipped, minlength=pairs)
-        if numbered and n < max_n:
+        if numbered and n < orders:
             shared = hyp[clipped > 0]
             row_of_shared = starts[shared] // values.shape[1]
             ngrams = numbered_in_rows(row_of_shared, shared, lengths, values_of_runs, refs, columns_of)

@@ -17,10 +17,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 import bleu_scratch
-from bleu_scratch import SmoothingFunction, batch_sentence_bleu, batch_sentence_stats, sentence_stats, synthetic_corpus
+from bleu_scratch import (
+    SmoothingFunction,
+    batch_sentence_bleu,
+    batch_sentence_stats,
+    fast_corpus_bleu,
+    sentence_stats,
+    synthetic_corpus,
+)
 from tests.quick import examples
 
 VOCABULARIES = [("a",), ("a", "b", "c"), (0, 1, 2), (1, True, "1", 1.0, 2), (7, 65536, 2**31 - 1), tuple("abcdefgh")]
@@ -212,6 +220,25 @@ def test_n_grams_too_wide_for_63_bits_are_numbered_and_counted_alike(references)
     expected = sentence_stats(list_of_references[0], hypothesis, 8)
     assert 8 * (3_000).bit_length() > 63
     assert batch_sentence_stats(list_of_references, [hypothesis], 8) == [expected]
+
+
+@pytest.mark.parametrize("orders", [8, 9, 29, 50, 161])
+def test_orders_longer_than_every_row_match_nothing_as_in_nltk(orders):
+    """A row of 3-token texts is 8 columns wide (-1, the hypothesis, -1, the reference): no 9-gram fits in it."""
+    weights = (1 / orders,) * orders
+    list_of_references, hypotheses = [[["a", "b", "c"]], [["x"] * 7]], [["a", "b", "c"], ["x"] * 8]
+    expected = [
+        scored(nltk_sentence_bleu, references, hypothesis, weights)
+        for references, hypothesis in zip(list_of_references, hypotheses)
+    ]
+    ours, our_warnings = scored(batch_sentence_bleu, list_of_references, hypotheses, weights)
+    assert [repr(value) for value in ours] == [repr(value) for value, _ in expected]
+    assert our_warnings == [message for _, messages in expected for message in messages]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert repr(fast_corpus_bleu(list_of_references, hypotheses, weights)) == repr(
+            nltk_corpus_bleu(list_of_references, hypotheses, weights)
+        )
 
 
 class _OddFloat(float):
