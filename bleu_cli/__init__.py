@@ -28,6 +28,7 @@ is the extra ``[cli]`` and dask.distributed (``--jobs``, ``--scheduler``) the
 extra ``[dask]``.
 """
 
+import os
 import sys
 
 
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     ...
     SystemExit: 2
     """
+    if sys.stderr is None:  # started with stderr closed: an error line must not go to stdout instead (print would)
+        sys.stderr = open(os.devnull, "w")
     try:
         # Imported here, inside the guard: Ctrl-C while the lessons load ends quietly too.
         from .pipeline import run

@@ -21,6 +21,7 @@ anything is printed; a progress bar shows on a terminal only (with the extra
 import argparse
 import io
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -30,7 +31,7 @@ from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __v
 from bleu_scratch.lesson09_tokenizers import tokenizer_signature
 from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
-from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, stop
+from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, TooManySamples, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, progress_bar
 from .settings import OneLineParser, positive, sentencepiece_refused, tokenizer_loaded
@@ -65,22 +66,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     SystemExit: 2
     """
+    if sys.stderr is None:  # started with stderr closed: an error line must not go to stdout instead (print would)
+        sys.stderr = open(os.devnull, "w")
     settings = parse(sys.argv[1:] if argv is None else argv)
     try:
         named_systems, references = read(settings)
         with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False, prog=PROG) as bar:
-            results = paired_test(
-                named_systems,
-                references,
-                settings.test,
-                settings.samples,
-                settings.seed,
-                settings.tokenize,
-                bar.update if bar else no_progress,
-            )
+            try:
+                results = paired_test(
+                    named_systems,
+                    references,
+                    settings.test,
+                    settings.samples,
+                    settings.seed,
+                    settings.tokenize,
+                    bar.update if bar else no_progress,
+                )
+            except (MemoryError, OverflowError):  # numpy's arrays of --samples resamples do not fit
+                raise TooManySamples(settings.n_samples, len(named_systems[0][1])) from None
     except (CommandError, NotImplementedError) as error:
         return stop(PROG, "compares", error)
-    return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)))
+    except KeyboardInterrupt:
+        return 130
+    return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)), PROG)
 
 
 def parse(argv: Sequence[str]) -> CompareSettings:

@@ -30,6 +30,40 @@ class Unreadable(CommandError):
         return f"cannot read {path}: {reason}"
 
 
+class Changed(CommandError):
+    """A file whose lines are not where the first reading found them: it was written to while it was scored."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+
+    def message(self) -> str:
+        return f"{self.args[0]} changed while it was scored, so there is no score; score it once it is written"
+
+
+class Unwritable(CommandError):
+    """Standard output cannot take the result (closed, or a full disk)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+
+    def message(self) -> str:
+        return f"cannot write the output: {self.args[0]}"
+
+
+class TooManySamples(CommandError):
+    """``bleu-scratch-compare``: the resamples of ``--samples`` do not fit in memory."""
+
+    def __init__(self, samples: int, segments: int) -> None:
+        super().__init__(samples, segments)
+
+    def message(self) -> str:
+        samples, segments = self.args
+        return (
+            f"--samples {samples:,} needs {samples:,} x {segments:,} segment numbers, more than this machine's "
+            f"memory holds; use fewer (sacrebleu's defaults: 1,000 for bs, 10,000 for ar)"
+        )
+
+
 class NotUtf8(CommandError):
     """``position`` is the 0-based offset of the first bad byte in the line."""
 
@@ -116,8 +150,8 @@ class SmoothingNeeds(CommandError):
                 f"got {orders}. Use e.g. --weights 0.25,0.25,0.25,0.25"
             )
         return (
-            "smoothing method 6 needs at least one trigram match (its prior divides by the trigram "
-            "precision); this hypothesis has none. Use another method, e.g. --smoothing 1"
+            "smoothing method 6 needs at least one trigram match, as NLTK asserts; this hypothesis has none. "
+            "Use another method, e.g. --smoothing 1"
         )
 
 
@@ -199,6 +233,8 @@ def _lines(count: int) -> str:
 def stop(prog: str, doing: str, error: CommandError | NotImplementedError) -> int:
     """Print why the command ``prog`` stops, on one line of stderr, and return its exit status, 2.
 
+    A line break in a file's name is printed as ``\\n``, so that the message stays one line.
+
     Besides bad input, only a student edition stops the command: a lesson function it
     needs is still a stub, and the line says which one and that the command ``doing``
     ("scores", "compares") once it is written. Any other NotImplementedError is raised again.
@@ -209,5 +245,6 @@ def stop(prog: str, doing: str, error: CommandError | NotImplementedError) -> in
             raise error
         print(f"{prog}: error: {reason}; the command {doing} once those lessons are written", file=sys.stderr)
     else:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        text = str(error).replace("\r", "\\r").replace("\n", "\\n")
+        print(f"{prog}: error: {text}", file=sys.stderr)
     return 2

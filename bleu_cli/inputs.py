@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import count, zip_longest
 from typing import BinaryIO, TypeVar
 
-from .errors import EmptyHypothesis, LineCounts, LineTooLong, NotUtf8, Unreadable
+from .errors import Changed, EmptyHypothesis, LineCounts, LineTooLong, NotUtf8, Unreadable
 
 # Lines a worker gets at a time: enough to hide each task's cost in Dask, few
 # enough that the shards in flight hold little memory (benchmarks/cli_memory.py).
@@ -113,6 +113,8 @@ def read_slice(piece: FileSlice) -> list[Segment]:
         raw_lines = data.split(b"\n")
         if raw_lines[-1] == b"":
             raw_lines.pop()
+        if len(data) != end - start or len(raw_lines) != piece.count:
+            raise Changed(name)  # the scan found other lines here: the file was written to since
         columns.append([_decode(raw, name, piece.first + offset) for offset, raw in enumerate(raw_lines)])
     return list(zip(*columns))
 
@@ -199,6 +201,8 @@ def _scan(names: Sequence[str]) -> tuple[list[tuple[int, tuple[int, ...]]], tupl
 
 def _open(path: str, name: str) -> BinaryIO:
     if path == "-":
+        if sys.stdin is None:  # the command was started with its stdin closed
+            raise Unreadable(name, "standard input is closed")
         # Standard input, read once; closing it here would close the process's own.
         return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
     try:

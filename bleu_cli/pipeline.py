@@ -16,6 +16,7 @@ reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
 every process the command started stopped and nothing printed.
 """
 
+import io
 import logging
 import os
 import signal
@@ -114,7 +115,7 @@ def score_files(settings: Settings) -> int:
                 met = _write_scores(settings, output)
         except (CommandError, NotImplementedError) as error:
             return stop("bleu-scratch", "scores", error)
-        status = copy_out(output)
+        status = copy_out(output, "bleu-scratch")
     if status == 0:
         # After the score: with --sentence NLTK would warn on most lines, and a failed run says only what went wrong.
         messages = [*met, *(str(caught_warning.message) for caught_warning in caught)]
@@ -136,8 +137,7 @@ def score_as_tool(settings: Settings) -> int:
                 raise ToolFails(settings.as_tool, type(error).__name__) from None
     except CommandError as error:
         return stop("bleu-scratch", "scores", error)
-    print(tool_line(settings.as_tool, value, settings.json))
-    return 0
+    return copy_out(io.StringIO(tool_line(settings.as_tool, value, settings.json) + "\n"), "bleu-scratch")
 
 
 def _write_scores(settings: Settings, output: IO[str]) -> list[str]:

@@ -20,6 +20,7 @@ from typing import IO, Any
 from bleu_scratch import BleuStats, brevity_penalty, tool_signature
 from bleu_scratch.lesson05_sentence import ZERO_ORDER_WARNING
 
+from .errors import Unwritable, stop
 from .settings import Settings
 
 # A bar appears only once scoring has taken this long (seconds): short runs stay quiet.
@@ -117,15 +118,19 @@ def progress_bar(
         yield bar
 
 
-def copy_out(spool: IO[str]) -> int:
-    """Write what was spooled to stdout; 0, or ``BROKEN_PIPE_STATUS`` if the reader has gone."""
+def copy_out(spool: IO[str], prog: str) -> int:
+    """Write what was spooled to stdout; 0, ``BROKEN_PIPE_STATUS`` if the reader has gone, or 2 (and one line
+    on stderr) if stdout is closed or cannot take it, a full disk say."""
+    if sys.stdout is None:  # the command was started with its stdout closed
+        return stop(prog, "writes", Unwritable("standard output is closed"))
     spool.seek(0)
     try:
         shutil.copyfileobj(spool, sys.stdout)
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader has all it wanted. Point stdout at /dev/null so that
-        # Python's own flush at exit does not fail again with a traceback.
+    except OSError as error:
+        # Point stdout at /dev/null, so that Python's own flush at exit does not fail again with a traceback.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return BROKEN_PIPE_STATUS
+        if isinstance(error, BrokenPipeError):  # the reader has all it wanted
+            return BROKEN_PIPE_STATUS
+        return stop(prog, "writes", Unwritable(error.strerror or type(error).__name__))
     return 0

@@ -12,6 +12,7 @@ downloaded SentencePiece model.
 import argparse
 import importlib.util
 import math
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from typing import NoReturn
 from bleu_scratch import ALL_TOKENIZERS, NEEDS_SENTENCEPIECE_MODEL, TOOLS, __version__, sacrebleu_tokenizer
 from bleu_scratch.lesson05_sentence import DEFAULT_WEIGHTS
 
+# Local workers per CPU at most: past the CPUs, a worker adds a process and its memory, not speed.
+WORKERS_PER_CPU = 4
 # A decimal number as a user writes one (nan and inf are read to be refused as not finite).
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.IGNORECASE)
 
@@ -74,6 +77,12 @@ def parse(argv: Sequence[str]) -> Settings:
         parser.error("standard input (-) can be read once: give it for one file at most")
     if args.scheduler and args.jobs > 1:
         parser.error("--jobs starts a cluster on this machine; with --scheduler the cluster's workers count")
+    most = WORKERS_PER_CPU * usable_cpus()
+    if args.jobs > most:
+        parser.error(
+            f"--jobs {args.jobs} is more than {WORKERS_PER_CPU} workers for each of this machine's {usable_cpus()} "
+            f"CPUs: use --jobs {most} or fewer, or --scheduler for a cluster of several machines"
+        )
     tokenizer_loaded(parser, args.tokenize)
     if args.as_tool is not None:
         _alone_with_as(parser, args)
@@ -109,6 +118,8 @@ def _alone_with_as(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
             parser.error(f"--as {args.as_tool} scores with the tool's own {option}: drop --{option}")
     if args.sentence or args.jobs > 1 or args.scheduler:
         parser.error(f"--as {args.as_tool} gives the tool's corpus score here: drop --sentence, --jobs and --scheduler")
+    if "-tok-" in args.as_tool:  # sacrebleu's tokenizer NAME: its extra, if it needs one, must be there
+        tokenizer_loaded(parser, args.as_tool.rsplit("-tok-", 1)[1])
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -175,6 +186,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--scheduler",
+        type=scheduler_address,
         metavar="ADDRESS",
         help=(
             "score on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 "
@@ -221,6 +233,29 @@ def sentencepiece_refused(name: str) -> str:
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
     return name
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (a container or ``taskset`` may allow fewer than the machine has)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def scheduler_address(text: str) -> str:
+    """A ``--scheduler`` address: ``tcp://HOST:PORT`` or ``HOST:PORT`` (Dask's tcp), the one transport it needs
+    no settings for.
+
+    >>> scheduler_address("10.0.0.5:8786")
+    '10.0.0.5:8786'
+    >>> try:
+    ...     scheduler_address("tls://10.0.0.5:8786")
+    ... except argparse.ArgumentTypeError as error:
+    ...     print(error)
+    give the scheduler as tcp://HOST:PORT, got 'tls://10.0.0.5:8786'
+    """
+    scheme, _, rest = text.strip().rpartition("://")
+    if scheme not in ("", "tcp") or not rest:
+        raise argparse.ArgumentTypeError(f"give the scheduler as tcp://HOST:PORT, got {text!r}")
+    return text.strip()
 
 
 def _tool(name: str) -> str:

@@ -5,6 +5,7 @@ import importlib.metadata
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -243,3 +244,31 @@ def test_progress_bar_on_a_terminal_only(capsys, monkeypatch, files):
     assert compare.main(argv) == 0
     assert sys.stderr.getvalue() == ""
     assert capsys.readouterr().out.count("Baseline: ") == 2
+
+
+@pytest.mark.parametrize("samples", ["10000000000", "99999999999999999999999"])
+def test_more_samples_than_memory_holds_is_one_line_and_status_2(tmp_path, samples):
+    hypothesis, reference = write(tmp_path / "h.txt", b"a b c\n"), write(tmp_path / "r.txt", b"a b d\n")
+    result = run_compare_module(hypothesis, reference, "--references", reference, "--samples", samples)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.count("\n") == 1 and "more than this machine's memory holds; use fewer" in result.stderr
+
+
+def test_ctrl_c_stops_quietly_with_status_130(tmp_path):
+    """A FIFO with no writer holds the command still: Ctrl-C then stops it, with no traceback."""
+    fifo, reference = tmp_path / "waits.txt", write(tmp_path / "r.txt", b"a b\n")
+    os.mkfifo(fifo)
+    command = subprocess.Popen(
+        [sys.executable, "-m", "bleu_cli.compare", str(fifo), reference, "--references", reference],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "is a FIFO with no writer yet" in command.stderr.readline()  # waiting: now Ctrl-C
+        command.send_signal(signal.SIGINT)
+        out, err = command.communicate(timeout=120)
+    finally:
+        command.kill()
+        command.wait()
+    assert (command.returncode, out, err) == (130, "", "")

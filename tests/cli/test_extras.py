@@ -125,3 +125,15 @@ def test_without_its_extra_a_tokenizer_is_one_line_naming_it(wmt15, command, pro
         timeout=120,
     )
     assert (result.returncode, result.stdout, result.stderr) == (2, "", f"{prog}: error: {MISSING_EXTRA[name]}\n")
+
+
+@pytest.mark.parametrize("tool", ["sacrebleu-tok-", "torchmetrics-sacrebleu-tok-"])
+@pytest.mark.parametrize("name", MISSING_EXTRA)
+def test_without_its_extra_a_tool_of_as_is_one_line_naming_it(wmt15, tool, name):
+    result = subprocess.run(
+        without("regex,MeCab,mecab_ko", SCORE, wmt15["google.ru"], wmt15["ref.ru"], "--as", tool + name),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (2, "", f"bleu-scratch: error: {MISSING_EXTRA[name]}\n")

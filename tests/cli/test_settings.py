@@ -1,12 +1,13 @@
 """The options: what a user means is read, the rest refused with exit status 2 before any file is read."""
 
 import json
+import warnings
 
 import pytest
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
 from bleu_cli import main
-from bleu_cli.settings import parse
+from bleu_cli.settings import WORKERS_PER_CPU, parse, usable_cpus
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import run_main
 
@@ -29,6 +30,11 @@ from tests.cli.run_command import run_main
         (["--weights", "٠.٥"], "weights must be numbers"),
         (["--smoothing", "٣"], "must be a smoothing method from 0 to 7, got '٣'"),
         (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"], "--jobs starts a cluster on this machine"),
+        (["--jobs", "99999999999999999999"], f"use --jobs {WORKERS_PER_CPU * usable_cpus()} or fewer"),
+        (["--jobs", str(WORKERS_PER_CPU * usable_cpus() + 1)], "or --scheduler for a cluster of several machines"),
+        (["--scheduler", "tls://127.0.0.1:8786"], "give the scheduler as tcp://HOST:PORT, got 'tls://127.0.0.1:8786'"),
+        (["--scheduler", "ucx://127.0.0.1:8786"], "give the scheduler as tcp://HOST:PORT"),
+        (["--scheduler", "tcp://"], "give the scheduler as tcp://HOST:PORT"),
         (["--tokenize", "moses"], "invalid choice"),
         (["--tokenize", "flores200"], "tokenize 'flores200' needs a downloaded SentencePiece model"),
         (["--tokenize", "spm"], "tokenize 'spm' needs a downloaded SentencePiece model"),
@@ -51,6 +57,20 @@ def test_negative_weights_are_read_as_numbers_and_scored_as_nltk_does(capsys, wm
     status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], *written, "--json")
     assert (status, err) == (0, "")
     assert json.loads(out)["bleu"] == nltk_corpus_bleu(references, hypotheses, weights=(-1, 2))
+
+
+@pytest.mark.parametrize("orders", [29, 161])
+def test_more_orders_than_any_line_has_tokens_score_as_nltk_does(capsys, wmt15, orders):
+    """No line of the sample has 161 tokens: those orders have no n-gram, and NLTK still gives a number."""
+    hypotheses = [line.split() for line in read_lines(wmt15["google.ru"])]
+    references = [[line.split()] for line in read_lines(wmt15["ref.ru"])]
+    weights = (1 / orders,) * orders
+    status, out, _ = run_main(
+        capsys, wmt15["google.ru"], wmt15["ref.ru"], "--weights", ",".join(map(str, weights)), "--json"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert (status, json.loads(out)["bleu"]) == (0, nltk_corpus_bleu(references, hypotheses, weights=weights))
 
 
 def test_standard_input_can_be_read_once(capsys, wmt15):
