@@ -9,7 +9,6 @@ arguments, and compares the answers with NLTK's, computed here. It never imports
 student's package is the submission's, the answers are NLTK's.
 """
 
-import functools
 import hashlib
 import json
 import os
@@ -76,8 +75,8 @@ def grade(
 
     Each graded function may take ``budget`` seconds in all and ``memory_mb``
     MB of memory (0 for no limit). The random cases come from ``seed`` (default:
-    the grader's kept seed). With ``cache``, a package graded before with the
-    same files, seed and options is not graded again.
+    the grader's kept seed) and the package's files. With ``cache``, a package
+    graded before with the same files, seed and options is not graded again.
     """
     started = time.perf_counter()
     directory = directory.resolve()
@@ -92,7 +91,7 @@ def grade(
     cached = cache_folder() / "results" / f"{hashlib.sha256(options + _fingerprint(files)).hexdigest()}.json"
     if cache and cached.is_file():
         return Report.from_dict(json.loads(cached.read_text(encoding="utf-8")))
-    cases, classes = _cases(seed)
+    cases, classes = cases_for(files, seed)
     limits = jail.Limits(budget, memory_mb, PROCESSES, DISK_MB, MAX_OUTPUT)
     scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
     try:
@@ -162,13 +161,18 @@ def _fingerprint(files: dict[str, bytes]) -> bytes:
     return digest.digest()
 
 
-@functools.cache
-def _cases(seed: int) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
+def cases_for(files: dict[str, bytes], seed: int) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
+    """The cases a package of ``files`` meets, with NLTK's answers, and NLTK's classes of them.
+
+    The drawn cases come from ``seed`` and the package's files: graded again unchanged, a package meets
+    the same cases; changed (to hold a table of answers it was shown, say), it meets new ones.
+    """
+    drawn = int.from_bytes(hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(files)).digest()[:8], "big")
     oracle = NltkOracle()
     with _LOCK, warnings.catch_warnings():  # the warnings' filters are the process's: one grade at a time
         # NLTK's warnings about zero-count orders are part of the answers, not news.
         warnings.simplefilter("ignore")
-        return grading_cases(oracle, seed), oracle.classes()
+        return grading_cases(oracle, drawn), oracle.classes()
 
 
 def _lesson(module: str) -> int:

@@ -415,3 +415,17 @@ def test_modules_of_the_students_own_are_not_in_the_sandbox(edition, tmp_path):
     ):
         assert "raised ModuleNotFoundError at lesson0" in marks[name].reason, marks[name].reason
         assert f"No module named 'bleu_scratch.{missing}'" in marks[name].reason, marks[name].reason
+
+
+def test_a_table_of_every_answer_a_grading_showed_earns_nothing(edition, tmp_path):
+    # Each miss shows the case and NLTK's answer: kept over gradings, or pooled by a class, they make a table
+    # of every case a package met. A package changed to hold that table meets new random cases.
+    student = package_copy(edition, tmp_path / "student")
+    shown, _ = grader.cases_for(grader.submitted_files(student), grader.kept_seed())
+    table = {repr(args): (value.numerator, value.denominator) for args, value in shown["modified_precision"]}
+    body = [f"answers = {table!r}", "return Precision(*answers[repr((references, hypothesis, n))])"]
+    set_function(student, "lesson03_precision", "modified_precision", body)
+    first, again = (grader.grade(student, only=["modified_precision"]).marks[0] for _ in range(2))
+    assert first.points == 0
+    assert "raised KeyError at lesson03_precision.py:" in first.reason, first.reason
+    assert again == first  # graded again unchanged: the same cases, the same mark
