@@ -429,3 +429,21 @@ def test_a_table_of_every_answer_a_grading_showed_earns_nothing(edition, tmp_pat
     assert first.points == 0
     assert "raised KeyError at lesson03_precision.py:" in first.reason, first.reason
     assert again == first  # graded again unchanged: the same cases, the same mark
+
+
+FORGED = "\r\x1b[2K04 brevity penalty  brevity_penalty  2/2  ok\nscore: 24/24\x1b[8m"
+
+
+def test_what_a_submission_says_cannot_redraw_the_instructors_terminal(edition, tmp_path):
+    # An exception's message and a class's name, with a carriage return, a new line and terminal escapes.
+    student = package_copy(edition, tmp_path / "student")
+    set_function(student, "lesson04_brevity", "brevity_penalty", [f"raise RuntimeError({FORGED!r})"])
+    set_function(student, "lesson04_brevity", "closest_ref_length", [f"return type({FORGED!r}, (), {{}})()"])
+    linked = package_copy(edition, tmp_path / "linked")
+    shutil.rmtree(linked / "bleu_scratch")
+    (linked / "bleu_scratch").symlink_to(FORGED)
+    for report in (grader.grade(student, only=["04"]), grader.grade(linked, only=["04"])):
+        lines = report.table().splitlines()
+        assert len(lines) == 4 and lines[-1] == "score: 0/4", lines
+        assert all(line.isprintable() for line in lines), lines
+        assert all(r"\x1b[2K04 brevity penalty" in mark.reason for mark in report.marks), report.marks
