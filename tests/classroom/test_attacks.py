@@ -17,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bleu_classroom import cases, grader, units
+from bleu_classroom import cases, command, grader, jail, units
 from bleu_classroom.oracle import NltkOracle
 from tests.classroom.edition_tools import REPO, set_function, side_by_side
 
@@ -447,3 +447,12 @@ def test_what_a_submission_says_cannot_redraw_the_instructors_terminal(edition, 
         assert len(lines) == 4 and lines[-1] == "score: 0/4", lines
         assert all(line.isprintable() for line in lines), lines
         assert all(r"\x1b[2K04 brevity penalty" in mark.reason for mark in report.marks), report.marks
+
+
+def test_as_root_without_a_control_group_grading_stops_with_one_line(edition, tmp_path, monkeypatch, capsys):
+    # A limit on the user's processes does not bind root: there a fork loop reached 100 children.
+    monkeypatch.setattr(jail, "CGROUP_ROOTS", (tmp_path,))
+    monkeypatch.setattr(jail.os, "geteuid", lambda: 0)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert command.main(["grade", str(edition), "--only", "ngrams"]) == 1
+    assert capsys.readouterr() == ("", f"classroom grade: error: {jail.ROOT_WITHOUT_CGROUP}\n")
