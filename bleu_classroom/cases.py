@@ -1,9 +1,9 @@
 """The grader's cases: for each graded function, arguments and NLTK's answer.
 
 Two kinds, both made when grading and never shipped to students: fixed edge
-cases (below), and random corpora drawn from a seed the grader keeps
-(``random_arguments``). A table of answers to any cases a student has seen earns
-nothing on cases drawn afresh.
+cases (below), and random corpora (``random_arguments``) drawn from a seed the
+grader makes of the one it keeps and the package's files (``grader.cases_for``):
+a package changed to hold a table of the answers it was shown meets new cases.
 """
 
 import random

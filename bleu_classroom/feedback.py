@@ -107,6 +107,15 @@ def show(plain: list) -> str:
     return f"<a {plain[1]}>"
 
 
+def printable(text: str) -> str:
+    r"""``text`` with each character a terminal acts on written as its escape: a reason cannot redraw a report.
+
+    >>> printable("oops\r\x1b[2Kscore: 24/24\n")
+    'oops\\r\\x1b[2Kscore: 24/24\\n'
+    """
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def clip(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

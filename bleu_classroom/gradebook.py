@@ -15,7 +15,7 @@ from pathlib import Path
 from nbgrader.api import Gradebook, MissingEntry
 
 from .errors import ClassroomError
-from .grader import grade
+from .grader import Refused, grade
 from .jail import SandboxUnavailable
 from .report import Mark
 from .units import UNITS
@@ -91,11 +91,12 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
     grades = []
     for student, scores in submissions:
         try:
-            package = grade(course_dir / "autograded" / student / assignment, cache=True).marks
+            package = grade(_submission(course_dir, student, assignment), cache=True).marks
         except SandboxUnavailable:
             raise  # for every student alike: grading stops
-        except ClassroomError as error:
-            package = [Mark(unit, 0, f"not graded: {error}") for unit in UNITS]
+        except Exception as error:  # noqa: BLE001 (whatever one submission holds, the others are graded)
+            said = str(error) if isinstance(error, ClassroomError) else f"{type(error).__name__}: {error}"
+            package = [Mark(unit, 0, f"not graded: {said}") for unit in UNITS]
         lessons = []
         for name, max_score in notebooks:
             lesson = name.split("_", 1)[0]  # "01", "A1"
@@ -103,6 +104,14 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
             lessons.append(LessonGrade(lesson, name, scores.get(name, 0.0), max_score, functions))
         grades.append(StudentGrade(student, lessons))
     return grades
+
+
+def _submission(course_dir: Path, student: str, assignment: str) -> Path:
+    """The student's autograded folder; ``Refused`` where a link leads it to another's."""
+    folder = course_dir.resolve() / "autograded" / student / assignment
+    if folder.resolve() != folder:
+        raise Refused(f"autograded/{student}/{assignment} leads elsewhere through a symbolic link")
+    return folder
 
 
 def table(grades: list[StudentGrade]) -> str:

@@ -1,21 +1,21 @@
 """The grader: each graded function runs in a bubblewrap sandbox of its own; only the grader holds the answers.
 
-For each function the grader copies the student's package (Python source
-only, no links) into a fresh folder, leaving out the lessons after the
-function's own: a later lesson, working, copied or broken, neither helps nor
-hurts an earlier one. It runs ``sandbox.py`` on that copy inside bubblewrap
-(``jail.py``), sends the cases' arguments, and compares the answers with
-NLTK's, computed here. It never imports ``bleu_scratch``: the student's
-package is the submission's, the answers are NLTK's.
+The grader reads the submitted package's files it knows by name (``units.LESSON_FILES`` and
+``SUPPORT_FILES``), each a regular file of the submission's own, never a link, and nothing else. For
+each function it writes those up to the function's own lesson into a fresh folder: a later lesson,
+working, copied or broken, neither helps nor hurts an earlier one, and a module of the student's own is
+not there. It runs ``sandbox.py`` on that copy inside bubblewrap (``jail.py``), sends the cases'
+arguments, and compares the answers with NLTK's, computed here. It never imports ``bleu_scratch``: the
+student's package is the submission's, the answers are NLTK's.
 """
 
-import functools
 import hashlib
 import json
 import os
 import random
 import re
 import shutil
+import stat
 import tempfile
 import threading
 import time
@@ -30,15 +30,20 @@ from .errors import ClassroomError
 from .feedback import call_text, clip, difference
 from .oracle import NltkOracle, Smoothing
 from .report import Mark, Report
-from .units import CLASS_MODULES, Unit, select_units
+from .units import CLASS_MODULES, LESSON_FILES, SUPPORT_FILES, Unit, select_units
 
 DEFAULT_BUDGET = 20.0  # seconds a graded function may take in all: starting, importing, every case
 DEFAULT_MEMORY_MB = 1024  # Python and numpy need a few hundred MB
 PROCESSES = 32  # processes and threads at once in one sandbox
 DISK_MB = 64  # the sandbox's /tmp
 MAX_OUTPUT = 16 << 20  # bytes of answers from one sandbox
+MAX_FILE = 1 << 20  # bytes of one file of the package (the lessons' largest is under 20 kB)
 SANDBOX_SOURCE = Path(sandbox.__file__).read_text(encoding="utf-8")
 _LOCK = threading.Lock()
+
+
+class Refused(ClassroomError):
+    """A submission the grader does not grade: each of its functions gets 0, this the reason."""
 
 
 def cache_folder() -> Path:
@@ -70,30 +75,30 @@ def grade(
 
     Each graded function may take ``budget`` seconds in all and ``memory_mb``
     MB of memory (0 for no limit). The random cases come from ``seed`` (default:
-    the grader's kept seed). With ``cache``, a package graded before with the
-    same files, seed and options is not graded again.
+    the grader's kept seed) and the package's files. With ``cache``, a package
+    graded before with the same files, seed and options is not graded again.
     """
     started = time.perf_counter()
     directory = directory.resolve()
-    if not (directory / "bleu_scratch" / "__init__.py").is_file():
-        raise ClassroomError(f"{directory} has no bleu_scratch/__init__.py: give the folder of a student edition")
+    units = select_units(only)
+    try:
+        files = submitted_files(directory)
+    except Refused as refusal:
+        return Report(str(directory), [Mark(unit, 0, str(refusal)) for unit in units], time.perf_counter() - started)
     jail.check()
     seed = kept_seed() if seed is None else seed
-    units = select_units(only)
-    digest = hashlib.sha256(json.dumps([seed, budget, memory_mb, [unit.name for unit in units]]).encode())
-    for path in sorted((directory / "bleu_scratch").rglob("*.py")):
-        digest.update(str(path.relative_to(directory)).encode() + b"\0" + path.read_bytes() + b"\0")
-    cached = cache_folder() / "results" / f"{digest.hexdigest()}.json"
+    options = json.dumps([seed, budget, memory_mb, [unit.name for unit in units]]).encode()
+    cached = cache_folder() / "results" / f"{hashlib.sha256(options + _fingerprint(files)).hexdigest()}.json"
     if cache and cached.is_file():
         return Report.from_dict(json.loads(cached.read_text(encoding="utf-8")))
-    cases, classes = _cases(seed)
+    cases, classes = cases_for(files, seed)
     limits = jail.Limits(budget, memory_mb, PROCESSES, DISK_MB, MAX_OUTPUT)
     scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
     try:
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             marks = list(
                 pool.map(
-                    lambda unit: _grade_unit(unit, directory, scratch / unit.name, cases[unit.name], classes, limits),
+                    lambda unit: _grade_unit(unit, files, scratch / unit.name, cases[unit.name], classes, limits),
                     units,
                 )
             )
@@ -106,13 +111,68 @@ def grade(
     return report
 
 
-@functools.cache
-def _cases(seed: int) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
+def submitted_files(directory: Path) -> dict[str, bytes]:
+    """The files of ``directory``'s package the grader knows by name, by their path in the package.
+
+    Raises ``Refused`` where the package, one of those files or a folder on their way is a link (to a
+    classmate's package, say), is not a regular file (a FIFO never ends a read), or where a file is larger
+    than ``MAX_FILE``. Any other file of the submission, whatever it is, is never looked at.
+    """
+    package = directory / "bleu_scratch"
+    if package.is_symlink():
+        raise Refused(_linked("bleu_scratch", package))
+    if not (package / "__init__.py").is_file():
+        raise ClassroomError(f"{directory} has no bleu_scratch/__init__.py: give the folder of a student edition")
+    files = {}
+    for name in (*LESSON_FILES, *SUPPORT_FILES):
+        content = _plain_file(package, name)
+        if content is not None:
+            files[name] = content
+    return files
+
+
+def _plain_file(package: Path, name: str) -> bytes | None:
+    """The bytes of ``package/name``, None where it is missing; ``Refused`` where it is no plain file of its own."""
+    path, shown = package, "bleu_scratch"
+    for part in name.split("/"):
+        path, shown = path / part, f"{shown}/{part}"
+        try:
+            found = path.lstat()  # the link itself, never where it leads
+        except (FileNotFoundError, NotADirectoryError):
+            return None  # the sandbox says what is missing, if anything needs it
+        if stat.S_ISLNK(found.st_mode):
+            raise Refused(_linked(shown, path))
+    if not stat.S_ISREG(found.st_mode):
+        raise Refused(f"{shown} is not a regular file")
+    if found.st_size > MAX_FILE:
+        raise Refused(f"{shown} is larger than {MAX_FILE >> 20} MB")
+    return path.read_bytes()
+
+
+def _linked(shown: str, path: Path) -> str:
+    return f"{shown} is a symbolic link (to {os.readlink(path)}): the package must be the submission's own files"
+
+
+def _fingerprint(files: dict[str, bytes]) -> bytes:
+    """A hash of the package's files, names and contents."""
+    digest = hashlib.sha256()
+    for name, content in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + content + b"\0")
+    return digest.digest()
+
+
+def cases_for(files: dict[str, bytes], seed: int) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
+    """The cases a package of ``files`` meets, with NLTK's answers, and NLTK's classes of them.
+
+    The drawn cases come from ``seed`` and the package's files: graded again unchanged, a package meets
+    the same cases; changed (to hold a table of answers it was shown, say), it meets new ones.
+    """
+    drawn = int.from_bytes(hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(files)).digest()[:8], "big")
     oracle = NltkOracle()
     with _LOCK, warnings.catch_warnings():  # the warnings' filters are the process's: one grade at a time
         # NLTK's warnings about zero-count orders are part of the answers, not news.
         warnings.simplefilter("ignore")
-        return grading_cases(oracle, seed), oracle.classes()
+        return grading_cases(oracle, drawn), oracle.classes()
 
 
 def _lesson(module: str) -> int:
@@ -121,26 +181,24 @@ def _lesson(module: str) -> int:
 
 
 def _grade_unit(
-    unit: Unit, directory: Path, scratch: Path, cases: list[tuple[tuple, Any]], classes: dict, limits: jail.Limits
+    unit: Unit,
+    files: dict[str, bytes],
+    scratch: Path,
+    cases: list[tuple[tuple, Any]],
+    classes: dict,
+    limits: jail.Limits,
 ) -> Mark:
     """Run one graded function in its own sandbox and mark what it answers."""
     lesson = _lesson(unit.module)
     # Lesson 07's SmoothingFunction (complete in the edition) gives the smoothing an argument names.
     smoothing = any(isinstance(arg, Smoothing) for args, _ in cases for arg in args)
-    kept = {CLASS_MODULES["SmoothingFunction"]} if smoothing else set()
-
-    def left_out(folder: str, names: list[str]) -> set[str]:
-        def copied(path: Path) -> bool:
-            if path.is_symlink():  # the grader would copy whatever a link points to
-                return False
-            if path.is_dir():
-                return path.name != "__pycache__"
-            return path.suffix == ".py" and (_lesson(path.stem) <= lesson or path.stem in kept)
-
-        return {name for name in names if not copied(Path(folder, name))}
-
+    kept = {f"{CLASS_MODULES['SmoothingFunction']}.py"} if smoothing else set()
     package = scratch / "bleu_scratch"
-    shutil.copytree(directory / "bleu_scratch", package, ignore=left_out)
+    package.mkdir(parents=True)
+    for name, content in files.items():
+        if _lesson(name) <= lesson or name in kept:  # the support's files are of no lesson: 0
+            (package / name).parent.mkdir(exist_ok=True)
+            (package / name).write_bytes(content)
     # The package's own __init__ imports every lesson: the copy's imports none.
     (package / "__init__.py").write_text("", encoding="utf-8")
     job = {

@@ -5,7 +5,8 @@ and dies with its parent. Inside is only what the caller mounts, the system's pr
 installed packages hidden), numpy, all read-only, and a private ``/tmp`` of bounded size. From outside,
 the grader keeps the wall clock (it kills the sandbox), reads at most ``max_output`` bytes, and sets the
 limits before bubblewrap starts: each process's address space, and, in a control group where the system
-lets it make one, the memory and processes of the whole sandbox (else a limit on the user's processes).
+lets it make one, the memory and processes of the whole sandbox (else a limit on the user's processes, which
+does not bind root: as root, no sandbox starts without a control group).
 Bubblewrap: the small, well-kept tool Flatpak runs on, packaged by Debian, with no daemon.
 """
 
@@ -29,6 +30,10 @@ from .errors import ClassroomError
 INSTALL = "install bubblewrap (Debian, Ubuntu: sudo apt-get install -y bubblewrap; or run tools/install_sandbox.sh)"
 PACKAGES = "/python-packages"  # where numpy is mounted
 CGROUP_ROOTS = (Path("/sys/fs/cgroup"),)
+ROOT_WITHOUT_CGROUP = (
+    "running as root, the grader can bound a sandbox's processes and memory only with a control group, and it "
+    "cannot make one here: run it as an ordinary user, or where /sys/fs/cgroup is writable with the pids controller"
+)
 
 
 class SandboxUnavailable(ClassroomError):
@@ -105,6 +110,8 @@ def start(
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "MPLCONFIGDIR": "/tmp"}
     env.update(dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1"))
     group = _Cgroup.make(limits)
+    if group is None and os.geteuid() == 0:  # the limit on the user's processes does not bind root
+        raise SandboxUnavailable(ROOT_WITHOUT_CGROUP)
     process = subprocess.Popen(
         argv,
         env=env,

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from .feedback import printable
 from .units import UNITS, Unit
 
 
@@ -12,6 +13,11 @@ class Mark:
     unit: Unit
     points: int
     reason: str  # empty when full marks
+
+    def __post_init__(self) -> None:
+        # A reason quotes the submission (its exception's message, a link's target): shown as it is, a carriage
+        # return or a terminal escape could forge rows and a score on the instructor's terminal.
+        self.reason = printable(self.reason)
 
     def as_dict(self) -> dict:
         return {

@@ -28,6 +28,30 @@ CLASS_MODULES = {
     "SmoothingFunction": "lesson07_smoothing",
 }
 
+# The submitted package's files a sandbox may hold, by name: the edition's modules of lessons 01-07 (each sandbox
+# takes those up to its function's lesson, and lesson 07 for the smoothing cases) and the support they import.
+# Nothing else is copied: a module of the student's own (NLTK's code vendored, a later lesson renamed) is not there.
+LESSON_FILES = (
+    "lesson01_ngrams.py",
+    "lesson01_tokenize.py",
+    "lesson02_clipping.py",
+    "lesson03_matches.py",
+    "lesson03_precision.py",
+    "lesson04_brevity.py",
+    "lesson05_sentence.py",
+    "lesson06_corpus.py",
+    "lesson07_smoothing.py",
+)
+SUPPORT_FILES = (
+    "checks/__init__.py",
+    "checks/arrays.py",
+    "checks/comparisons.py",
+    "checks/values.py",
+    "notebook/__init__.py",
+    "notebook/exercises.py",
+    "notebook/match_view.py",
+)
+
 UNITS = (
     Unit("01 n-grams", "lesson01_ngrams", "ngrams", 2),
     Unit("01 n-grams", "lesson01_ngrams", "count_ngrams", 1),

@@ -4,9 +4,12 @@ Each attack is a graded function's body in a student edition. Every one must
 earn 0 points, change no file outside the submission, leave no process
 behind, and end (the wall clock is the grader's: these tests assert outcomes,
 never durations). The two honest functions beside them keep their points.
+The later attacks, one submission each, are what a submission's folder holds
+and what it says: each gets 0 with a reason, or the documented refusal.
 """
 
 import hashlib
+import os
 import shutil
 import warnings
 from pathlib import Path
@@ -14,7 +17,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from bleu_classroom import cases, grader, units
+from bleu_classroom import cases, command, grader, jail, units
 from bleu_classroom.oracle import NltkOracle
 from tests.classroom.edition_tools import REPO, set_function, side_by_side
 
@@ -292,3 +295,164 @@ def test_limits_hold_whichever_trips_first(round_two):
 def test_a_table_of_the_shipped_cases_answers_earns_nothing(round_two):
     # The fixed cases are in the table; the ones drawn when grading are not.
     assert "raised KeyError" in round_two["modified_precision"].reason, round_two["modified_precision"].reason
+
+
+# Round three: what the submission's folder holds besides its functions' bodies. A refusal comes before
+# any sandbox starts: each submission is graded alone.
+LINKED = ["bleu_scratch", "bleu_scratch/lesson04_brevity.py", "bleu_scratch/checks"]
+
+
+@pytest.mark.parametrize("whose", ["a classmate's", "the instructor's"])
+@pytest.mark.parametrize("linked", LINKED)
+def test_a_package_linked_to_another_earns_nothing(edition, tmp_path, whose, linked):
+    # A link committed to git, or planted by the student's kernel under nbgrader, to a package with every function.
+    other = REPO if whose == "the instructor's" else package_copy(REPO, tmp_path / "alice")
+    student = package_copy(edition, tmp_path / "student")
+    place = student / linked
+    if place.is_dir():
+        shutil.rmtree(place)
+    else:
+        place.unlink()
+    target = other / linked if whose == "the instructor's" else Path(os.path.relpath(other / linked, place.parent))
+    place.symlink_to(target)
+    report = grader.grade(student)
+    assert report.score == 0
+    assert {mark.reason for mark in report.marks} == {
+        f"{linked} is a symbolic link (to {target}): the package must be the submission's own files"
+    }
+
+
+def test_odd_files_beside_the_lessons_are_never_read(edition, tmp_path):
+    # Each of these crashed or hung the grading of the whole class when every .py file was hashed.
+    student = package_copy(edition, tmp_path / "student")
+    set_function(student, "lesson04_brevity", "brevity_penalty")
+    for folder in (student / "bleu_scratch", student / "bleu_scratch" / "checks"):
+        (folder / "notes.py").mkdir()
+        (folder / "extra.py").symlink_to("/nonexistent")
+        os.mkfifo(folder / "pipe.py")
+        (folder / "zero.py").symlink_to("/dev/zero")
+        sparse(folder / "sparse.py")
+    marks = {mark.unit.name: mark for mark in grader.grade(student, only=["04"]).marks}
+    assert (marks["brevity_penalty"].points, marks["brevity_penalty"].reason) == (2, "")
+    assert marks["closest_ref_length"].reason.startswith("not written yet")
+
+
+def sparse(path: Path) -> None:
+    """A file of 3 GB that takes no room on disk: read whole, it fills the memory."""
+    path.touch()
+    os.truncate(path, 3 << 30)
+
+
+ODD_MODULES = {
+    "a folder": (Path.mkdir, "is not a regular file"),
+    "a FIFO": (os.mkfifo, "is not a regular file"),
+    "3 GB, sparse": (sparse, "is larger than 1 MB"),
+}
+
+
+@pytest.mark.parametrize("odd", ODD_MODULES)
+def test_a_module_of_the_package_that_is_no_plain_file_earns_nothing(edition, tmp_path, odd):
+    make, said = ODD_MODULES[odd]
+    student = package_copy(edition, tmp_path / "student")
+    module = student / "bleu_scratch" / "lesson04_brevity.py"
+    module.unlink()
+    make(module)
+    report = grader.grade(student, only=["01", "04"])
+    assert report.score == 0
+    assert {mark.reason for mark in report.marks} == {f"bleu_scratch/lesson04_brevity.py {said}"}
+
+
+def renamed_lesson_10(student: Path) -> None:
+    """Lesson 10's batch counting, with what it imports of lessons 07 and 10, under names of no lesson."""
+    names = {"lesson10_batch": "batch", "lesson10_arrays": "arrays", "lesson10_smoothing": "smoothing10"}
+    names["lesson07_smoothing"] = "smoothing07"
+    for old, new in names.items():
+        source = (REPO / "bleu_scratch" / f"{old}.py").read_text(encoding="utf-8")
+        for other_old, other_new in names.items():
+            source = source.replace(f"from .{other_old} import", f"from .{other_new} import")
+        (student / "bleu_scratch" / f"{new}.py").write_text(source, encoding="utf-8")
+
+
+def test_modules_of_the_students_own_are_not_in_the_sandbox(edition, tmp_path):
+    # Working code under a name of no lesson: NLTK's vendored (here the instructor's brevity penalty stands for
+    # it), at the package's top and in its support folder, and lesson 10 renamed (docs/grader.md: a later
+    # lesson neither costs nor earns).
+    student = package_copy(edition, tmp_path / "student")
+    brevity = (REPO / "bleu_scratch" / "lesson04_brevity.py").read_bytes()
+    (student / "bleu_scratch" / "vendor_bleu.py").write_bytes(brevity)
+    (student / "bleu_scratch" / "checks" / "vendored.py").write_bytes(brevity.replace(b"from .", b"from ..", 3))
+    set_function(
+        student,
+        "lesson04_brevity",
+        "brevity_penalty",
+        ["from bleu_scratch.vendor_bleu import brevity_penalty", "return brevity_penalty(closest_ref_len, hyp_len)"],
+    )
+    set_function(
+        student,
+        "lesson04_brevity",
+        "closest_ref_length",
+        [
+            "from bleu_scratch.checks.vendored import closest_ref_length",
+            "return closest_ref_length(references, hyp_len)",
+        ],
+    )
+    renamed_lesson_10(student)
+    set_function(
+        student,
+        "lesson06_corpus",
+        "corpus_stats",
+        [
+            "from bleu_scratch.batch import batch_corpus_stats",
+            "return batch_corpus_stats(list_of_references, hypotheses, max_n)",
+        ],
+    )
+    marks = {mark.unit.name: mark for mark in grader.grade(student, only=["04", "corpus_stats"]).marks}
+    assert {name: mark.points for name, mark in marks.items()} == dict.fromkeys(marks, 0)
+    for name, missing in (
+        ("brevity_penalty", "vendor_bleu"),
+        ("closest_ref_length", "checks.vendored"),
+        ("corpus_stats", "batch"),
+    ):
+        assert "raised ModuleNotFoundError at lesson0" in marks[name].reason, marks[name].reason
+        assert f"No module named 'bleu_scratch.{missing}'" in marks[name].reason, marks[name].reason
+
+
+def test_a_table_of_every_answer_a_grading_showed_earns_nothing(edition, tmp_path):
+    # Each miss shows the case and NLTK's answer: kept over gradings, or pooled by a class, they make a table
+    # of every case a package met. A package changed to hold that table meets new random cases.
+    student = package_copy(edition, tmp_path / "student")
+    shown, _ = grader.cases_for(grader.submitted_files(student), grader.kept_seed())
+    table = {repr(args): (value.numerator, value.denominator) for args, value in shown["modified_precision"]}
+    body = [f"answers = {table!r}", "return Precision(*answers[repr((references, hypothesis, n))])"]
+    set_function(student, "lesson03_precision", "modified_precision", body)
+    first, again = (grader.grade(student, only=["modified_precision"]).marks[0] for _ in range(2))
+    assert first.points == 0
+    assert "raised KeyError at lesson03_precision.py:" in first.reason, first.reason
+    assert again == first  # graded again unchanged: the same cases, the same mark
+
+
+FORGED = "\r\x1b[2K04 brevity penalty  brevity_penalty  2/2  ok\nscore: 24/24\x1b[8m"
+
+
+def test_what_a_submission_says_cannot_redraw_the_instructors_terminal(edition, tmp_path):
+    # An exception's message and a class's name, with a carriage return, a new line and terminal escapes.
+    student = package_copy(edition, tmp_path / "student")
+    set_function(student, "lesson04_brevity", "brevity_penalty", [f"raise RuntimeError({FORGED!r})"])
+    set_function(student, "lesson04_brevity", "closest_ref_length", [f"return type({FORGED!r}, (), {{}})()"])
+    linked = package_copy(edition, tmp_path / "linked")
+    shutil.rmtree(linked / "bleu_scratch")
+    (linked / "bleu_scratch").symlink_to(FORGED)
+    for report in (grader.grade(student, only=["04"]), grader.grade(linked, only=["04"])):
+        lines = report.table().splitlines()
+        assert len(lines) == 4 and lines[-1] == "score: 0/4", lines
+        assert all(line.isprintable() for line in lines), lines
+        assert all(r"\x1b[2K04 brevity penalty" in mark.reason for mark in report.marks), report.marks
+
+
+def test_as_root_without_a_control_group_grading_stops_with_one_line(edition, tmp_path, monkeypatch, capsys):
+    # A limit on the user's processes does not bind root: there a fork loop reached 100 children.
+    monkeypatch.setattr(jail, "CGROUP_ROOTS", (tmp_path,))
+    monkeypatch.setattr(jail.os, "geteuid", lambda: 0)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert command.main(["grade", str(edition), "--only", "ngrams"]) == 1
+    assert capsys.readouterr() == ("", f"classroom grade: error: {jail.ROOT_WITHOUT_CGROUP}\n")

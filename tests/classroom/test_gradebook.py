@@ -3,11 +3,13 @@
 import csv
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
-from bleu_classroom import command
+from bleu_classroom import command, gradebook, grader
 from bleu_classroom.gradebook import add_package_feedback, course_grades
+from bleu_classroom.report import Report
 from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader, nbgrader_scores
 
 # Hand-counted from the lessons: the package functions of lessons 01 and 02 and their points.
@@ -86,3 +88,46 @@ def test_the_package_marks_reach_the_students_feedback_pages(nbgrader_course, tm
     assert "<code>ngrams</code></td><td>0/2</td><td>not written yet (NotImplementedError at lesson01_ngrams.py:" in page
     page = (course / "feedback" / "filled" / ASSIGNMENT / "02_clipping.html").read_text(encoding="utf-8")
     assert "Package functions of lesson 02: 4/4" in page
+
+
+def test_a_package_linked_to_a_classmates_gets_zero_and_the_others_their_grades(nbgrader_course, tmp_path):
+    course = tmp_path / "course"
+    shutil.copytree(nbgrader_course, course)
+    autograded = course / "autograded"
+    # What fresh's kernel could do in its own folder: rename its package and link filled's in its place.
+    fresh = autograded / "fresh" / ASSIGNMENT
+    (fresh / "bleu_scratch").rename(fresh / "mine")
+    (fresh / "bleu_scratch").symlink_to(Path("..", "..", "filled", ASSIGNMENT, "bleu_scratch"))
+    # And a folder above the package linked to filled's.
+    shutil.rmtree(autograded / "intruder" / ASSIGNMENT)
+    (autograded / "intruder" / ASSIGNMENT).symlink_to(autograded / "filled" / ASSIGNMENT)
+    grades = {grade.student: grade.total() for grade in course_grades(course, ASSIGNMENT)}
+    assert {student: total.package_points for student, total in grades.items()} == {
+        "filled": 7,
+        "fresh": 0,
+        "intruder": 0,
+    }
+    assert {mark.reason.split(":")[0] for mark in grades["fresh"].functions} == {
+        f"bleu_scratch is a symbolic link (to ../../filled/{ASSIGNMENT}/bleu_scratch)"
+    }
+    assert {mark.reason for mark in grades["intruder"].functions} == {
+        f"not graded: autograded/intruder/{ASSIGNMENT} leads elsewhere through a symbolic link"
+    }
+
+
+def test_a_submission_that_fails_to_grade_costs_only_its_own_points(nbgrader_course, monkeypatch):
+    def grade_failing_fresh(directory: Path, **options) -> Report:
+        if "fresh" in directory.parts:
+            raise IsADirectoryError(21, "Is a directory", "bleu_scratch/notes.py")
+        return grader.grade(directory, **options)
+
+    monkeypatch.setattr(gradebook, "grade", grade_failing_fresh)
+    grades = {grade.student: grade.total() for grade in course_grades(nbgrader_course, ASSIGNMENT)}
+    assert {student: total.package_points for student, total in grades.items()} == {
+        "filled": 7,
+        "fresh": 0,
+        "intruder": 7,
+    }
+    assert {mark.reason for mark in grades["fresh"].functions} == {
+        "not graded: IsADirectoryError: [Errno 21] Is a directory: 'bleu_scratch/notes.py'"
+    }

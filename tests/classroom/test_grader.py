@@ -6,6 +6,7 @@ The attacks on the grader are in test_attacks.py.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -265,3 +266,23 @@ def test_what_lies_under_the_hosts_tmp_is_mounted_after_the_private_tmp():
     assert argv[private + 1] == "/tmp"
     assert argv.index("/tmp/venv") > private and argv.index("/tmp/c") > private
     assert all(argv[i + 1] != "/tmp" for i, part in enumerate(argv) if part == "--tmpfs" and i != private)
+
+
+def test_the_files_a_sandbox_may_hold_are_what_lessons_01_to_07_need(tmp_path):
+    package = REPO / "bleu_scratch"
+    assert set(units.LESSON_FILES) == {path.name for path in package.glob("lesson0[1-7]_*.py")}
+    # Written alone, as the grader writes them, every lesson module of them imports, and needs all of them.
+    copy = tmp_path / "bleu_scratch"
+    for name in (*units.LESSON_FILES, *units.SUPPORT_FILES):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(package / name, copy / name)
+    (copy / "__init__.py").write_text("")
+    modules = ", ".join(f"bleu_scratch.{name[:-3]}" for name in units.LESSON_FILES)
+    code = (
+        f"import json, sys\nsys.path.insert(0, {str(tmp_path)!r})\nimport {modules}\n"
+        "print(json.dumps(sorted(m.__file__ for name, m in sys.modules.items() if name.startswith('bleu_scratch.'))))"
+    )
+    # -S: no site-packages, where an editable install would find the repository's package first.
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stderr == ""
+    assert json.loads(done.stdout) == sorted(str(copy / name) for name in (*units.LESSON_FILES, *units.SUPPORT_FILES))
