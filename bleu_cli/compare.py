@@ -147,6 +147,8 @@ def parse(argv: Sequence[str]) -> CompareSettings:
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
+    if [args.baseline, *args.systems, *args.references].count("-") > 1:
+        parser.error("standard input (-) can be read once: give it for one file at most")
     tokenizer_loaded(parser, args.tokenize)
     return CompareSettings(
         args.baseline,

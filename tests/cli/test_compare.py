@@ -272,3 +272,11 @@ def test_ctrl_c_stops_quietly_with_status_130(tmp_path):
         command.kill()
         command.wait()
     assert (command.returncode, out, err) == (130, "", "")
+
+
+def test_standard_input_can_be_read_once(capsys, files):
+    with pytest.raises(SystemExit) as stopped:
+        compare.main(["-", files[1], "--references", "-"])
+    captured = capsys.readouterr()
+    assert (stopped.value.code, captured.out) == (2, "")
+    assert "standard input (-) can be read once" in captured.err and captured.err.count("\n") == 1
