@@ -22,7 +22,9 @@ names (lessons 01 and 09's tokenizers, lesson 10's batch counting, lesson 05's
   command's words, the progress bar.
 
 ``errors`` holds what can go wrong with the input, each error with its facts,
-worded in the command's terms. ``compare`` is the second command,
+worded in the command's terms; ``watch``, the check that stops a run whose
+scheduler (``--scheduler``) falls silent or loses every worker, which Dask
+would wait on for ever. ``compare`` is the second command,
 ``bleu-scratch-compare``. Both print ``--version``; tqdm (the progress bar)
 is the extra ``[cli]`` and dask.distributed (``--jobs``, ``--scheduler``) the
 extra ``[dask]``.

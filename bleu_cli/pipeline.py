@@ -22,6 +22,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -46,9 +47,12 @@ from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow,
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, progress_bar, score_line, tool_line, warning_text
 from .settings import Settings, parse
+from .watch import Check, watched
 
 Tokens = list[str]
-# Seconds the command waits for a first worker on the scheduler of --scheduler.
+# Seconds the scheduler of --scheduler may take to answer: the connection, then each question while the command runs.
+SCHEDULER_WAIT = 10
+# Seconds the scheduler of --scheduler may be without a worker, from the connection to the end of the run.
 WORKER_WAIT = 30
 
 
@@ -258,7 +262,11 @@ def _client(settings: Settings) -> Iterator[Any]:
 @contextmanager
 def _connected(settings: Settings) -> Iterator[Any]:
     """A client of the local cluster of ``--jobs`` or of ``--scheduler``'s; the loss of its scheduler mid-run is
-    ``LostCluster``."""
+    ``LostCluster``.
+
+    ``--scheduler``'s is watched: silent for ``SCHEDULER_WAIT`` s, it is ``NoScheduler`` as the client connects
+    and ``LostCluster`` after; without a worker for ``WORKER_WAIT`` s, ``NoWorkers``.
+    """
     if settings.scheduler is None:
         started = False
         try:
@@ -273,17 +281,44 @@ def _connected(settings: Settings) -> Iterator[Any]:
         return
     from distributed import Client
 
-    try:
-        client = Client(settings.scheduler, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise NoScheduler(settings.scheduler, str(error) or type(error).__name__) from None
-    with client, _lost_cluster(client, settings):
+    address = settings.scheduler
+    # Dask bounds the TCP connection, not the handshake after it, which a frozen scheduler never answers.
+    deadline = time.monotonic() + SCHEDULER_WAIT
+    unanswered = NoScheduler(address, f"no answer within {SCHEDULER_WAIT} s")
+    with watched(lambda: unanswered if time.monotonic() > deadline else None):
+        try:
+            client = Client(address, timeout=f"{SCHEDULER_WAIT}s")
+        except (OSError, TimeoutError, ValueError) as error:
+            raise NoScheduler(address, str(error) or type(error).__name__) from None
+    # The watch stops before the client closes: a closing client answers no question.
+    with client, _lost_cluster(client, settings), watched(_scheduler_check(client, address)):
         try:
             # Shards go out as workers take them; with none, nothing would be scored.
             client.wait_for_workers(1, timeout=WORKER_WAIT)
         except TimeoutError:
-            raise NoWorkers(settings.scheduler, WORKER_WAIT) from None
+            raise NoWorkers(address, WORKER_WAIT) from None
         yield client
+
+
+def _scheduler_check(client: Any, address: str) -> Check:
+    """The check of a run on ``--scheduler``: the scheduler answers within ``SCHEDULER_WAIT`` s, and has had a
+    worker within ``WORKER_WAIT`` s (else its tasks would wait for one for ever)."""
+    last_worker = time.monotonic()
+
+    def check() -> CommandError | None:
+        nonlocal last_worker
+        try:
+            # Client.scheduler_info's question, with a timeout: Dask waits for its answer for ever.
+            workers = client.sync(client.scheduler.identity, callback_timeout=SCHEDULER_WAIT)["workers"]
+        except OSError:  # no answer in time (TimeoutError), or the connection lost
+            return LostCluster(address, jobs=1)  # --scheduler goes without --jobs
+        if workers:
+            last_worker = time.monotonic()
+        elif time.monotonic() - last_worker >= WORKER_WAIT:
+            return NoWorkers(address, WORKER_WAIT)
+        return None
+
+    return check
 
 
 @contextmanager

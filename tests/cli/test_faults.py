@@ -1,4 +1,5 @@
-"""Faults and odd input: a cluster lost mid-run, two local clusters at once, a FIFO with no writer, a huge line.
+"""Faults and odd input: a cluster lost, frozen or without workers mid-run, two local clusters at once, a FIFO with
+no writer, a huge line.
 
 Each command runs as a user runs it, in a process of its own (as in
 test_signals.py); every cluster listens on 127.0.0.1 and is stopped by the
@@ -96,23 +97,99 @@ def _one_error_line(err: bytes) -> str:
     return lines[0]
 
 
+def _dask_scheduler() -> psutil.Process:
+    """The scheduler process of ``dask_scheduler_and_worker``."""
+    return next(p for p in psutil.Process().children() if "dask_scheduler" in " ".join(p.cmdline()))
+
+
+def _scoring_on(worker: psutil.Process | None, command: subprocess.Popen) -> None:
+    """Wait until the worker has spent a second scoring for the command: its processes have loaded Dask by the
+    time it is in the scheduler's hands, scoring adds to that."""
+    assert worker is not None
+    deadline = time.monotonic() + PATIENCE
+    start_cpu = _cpu_of_tree(worker)
+    while _cpu_of_tree(worker) < start_cpu + 1.0:
+        assert command.poll() is None and time.monotonic() < deadline, "the worker did not start scoring"
+        time.sleep(0.1)
+
+
 def test_the_scheduler_killed_mid_run_ends_in_one_line_and_status_2(long_input):
     with dask_scheduler_and_worker() as (address, worker):
-        # The worker's processes have loaded Dask by the time it is in the scheduler's hands; scoring adds to that.
-        deadline = time.monotonic() + PATIENCE
-        start_cpu = _cpu_of_tree(worker)
         command = start(long_input, "--scheduler", address, "--sentence")
-        while _cpu_of_tree(worker) < start_cpu + 1.0:
-            assert command.poll() is None and time.monotonic() < deadline, "the worker did not start scoring"
-            time.sleep(0.1)
-        assert worker is not None
-        scheduler = next(p for p in psutil.Process().children() if "dask_scheduler" in " ".join(p.cmdline()))
-        scheduler.kill()
+        _scoring_on(worker, command)
+        _dask_scheduler().kill()
         out, err = command.communicate(timeout=PATIENCE)
     line = _one_error_line(err)
     assert (command.returncode, out) == (2, b"")
     assert f"lost the Dask scheduler at {address} mid-run" in line and "run the command again" in line
     assert left_running(command) == []
+
+
+def _ended(command: subprocess.Popen) -> tuple[bytes, bytes]:
+    """The command's stdout and stderr once it has ended; one still waiting after PATIENCE is killed."""
+    try:
+        return command.communicate(timeout=PATIENCE)
+    finally:
+        if command.poll() is None:
+            _stop(command)
+
+
+# The command with the waits on --scheduler's scheduler lowered from the defaults the docs give (10 s for an
+# answer, 30 s for a worker), so that a test waits seconds, not half a minute.
+SHORT_WAITS = """
+import sys
+from bleu_cli import main, pipeline
+pipeline.SCHEDULER_WAIT = pipeline.WORKER_WAIT = 3
+raise SystemExit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("moment", ["before the run", "mid-run"])
+def test_a_frozen_scheduler_ends_in_one_line_and_status_2(long_input, moment):
+    """A stopped scheduler keeps its connections open: only its silence tells."""
+    with dask_scheduler_and_worker() as (address, worker):
+        if moment == "before the run":
+            _dask_scheduler().suspend()
+        command = start(long_input, "--scheduler", address, "--sentence", program=SHORT_WAITS)
+        if moment == "mid-run":
+            _scoring_on(worker, command)
+            _dask_scheduler().suspend()
+        out, err = _ended(command)
+    line = _one_error_line(err)
+    assert (command.returncode, out) == (2, b"")
+    if moment == "before the run":  # Dask's own timeout or the watch's, whichever comes first
+        assert f"cannot reach the Dask scheduler at {address}: " in line
+    else:
+        assert f"lost the Dask scheduler at {address} mid-run" in line
+    assert left_running(command) == []
+
+
+def test_every_worker_lost_mid_run_ends_in_one_line_and_status_2(long_input):
+    with dask_scheduler_and_worker() as (address, worker):
+        command = start(long_input, "--scheduler", address, "--sentence", program=SHORT_WAITS)
+        _scoring_on(worker, command)
+        assert worker is not None
+        os.killpg(worker.pid, signal.SIGKILL)  # the worker and its nanny: none comes back
+        out, err = _ended(command)
+    line = _one_error_line(err)
+    assert (command.returncode, out) == (2, b"")
+    assert line == (
+        f"bleu-scratch: error: the Dask scheduler at {address} has no worker after 3 s; "
+        f"start one with `dask worker {address}`"
+    )
+    assert left_running(command) == []
+
+
+def test_a_worker_lost_mid_run_and_restarted_leaves_the_score_whole(long_input):
+    with dask_scheduler_and_worker() as (address, worker):
+        command = start(long_input, "--scheduler", address)
+        _scoring_on(worker, command)
+        assert worker is not None
+        # The worker process, not its nanny, which starts another.
+        next(p for p in worker.children() if "spawn_main" in " ".join(p.cmdline())).kill()
+        assert command.poll() is None, "the command ended before its worker was killed"
+        out, err = _ended(command)
+    assert (command.returncode, out.decode(), err) == (0, LONG_LINE + "\n", b"")
 
 
 def test_a_scheduler_with_no_worker_is_one_line_and_status_2(monkeypatch, capsys, wmt15):
