@@ -247,7 +247,7 @@ SLOW_TESTS = {
     "tests/tools/test_lessons_command.py::test_jupyterlab_starts_for_this_user_with_lesson_00_and_the_package_in_its_file_browser",
 }
 # Words in a test's name that say it starts a cluster.
-CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask")
+CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask", "worker")
 
 
 # tools/check.sh runs the tests in three processes (pytest-xdist, --dist loadscope): each process takes a whole
