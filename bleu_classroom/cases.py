@@ -2,8 +2,9 @@
 
 Two kinds, both made when grading and never shipped to students: fixed edge
 cases (below), and random corpora (``random_arguments``) drawn from a seed the
-grader makes of the one it keeps and the package's files (``grader.cases_for``):
-a package changed to hold a table of the answers it was shown meets new cases.
+grader makes of the one it keeps and the files of the function's lesson and the
+lessons before it (``grader.cases_for``): a package changed to hold a table of the
+answers it was shown meets new cases.
 """
 
 import random

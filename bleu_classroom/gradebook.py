@@ -94,9 +94,8 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
             package = grade(_submission(course_dir, student, assignment), cache=True).marks
         except SandboxUnavailable:
             raise  # for every student alike: grading stops
-        except Exception as error:  # noqa: BLE001 (whatever one submission holds, the others are graded)
-            said = str(error) if isinstance(error, ClassroomError) else f"{type(error).__name__}: {error}"
-            package = [Mark(unit, 0, f"not graded: {said}") for unit in UNITS]
+        except ClassroomError as error:  # this submission's problem: the others are graded
+            package = [Mark(unit, 0, f"not graded: {error}") for unit in UNITS]
         lessons = []
         for name, max_score in notebooks:
             lesson = name.split("_", 1)[0]  # "01", "A1"
@@ -108,7 +107,7 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
 
 def _submission(course_dir: Path, student: str, assignment: str) -> Path:
     """The student's autograded folder; ``Refused`` where a link leads it to another's."""
-    folder = course_dir.resolve() / "autograded" / student / assignment
+    folder = (course_dir / "autograded").resolve() / student / assignment
     if folder.resolve() != folder:
         raise Refused(f"autograded/{student}/{assignment} leads elsewhere through a symbolic link")
     return folder

@@ -91,7 +91,7 @@ def grade(
     cached = cache_folder() / "results" / f"{hashlib.sha256(options + _fingerprint(files)).hexdigest()}.json"
     if cache and cached.is_file():
         return Report.from_dict(json.loads(cached.read_text(encoding="utf-8")))
-    cases, classes = cases_for(files, seed)
+    cases, classes = cases_for(files, seed, units)
     limits = jail.Limits(budget, memory_mb, PROCESSES, DISK_MB, MAX_OUTPUT)
     scratch = Path(tempfile.mkdtemp(prefix="bleu-grade-"))
     try:
@@ -146,7 +146,10 @@ def _plain_file(package: Path, name: str) -> bytes | None:
         raise Refused(f"{shown} is not a regular file")
     if found.st_size > MAX_FILE:
         raise Refused(f"{shown} is larger than {MAX_FILE >> 20} MB")
-    return path.read_bytes()
+    try:
+        return path.read_bytes()
+    except OSError as error:  # unreadable, or gone since the look above
+        raise Refused(f"cannot read {shown}: {error.strerror}") from None
 
 
 def _linked(shown: str, path: Path) -> str:
@@ -161,18 +164,27 @@ def _fingerprint(files: dict[str, bytes]) -> bytes:
     return digest.digest()
 
 
-def cases_for(files: dict[str, bytes], seed: int) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
-    """The cases a package of ``files`` meets, with NLTK's answers, and NLTK's classes of them.
+def cases_for(
+    files: dict[str, bytes], seed: int, units: list[Unit]
+) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
+    """The cases each of ``units`` meets in a package of ``files``, with NLTK's answers, and NLTK's classes of them.
 
-    The drawn cases come from ``seed`` and the package's files: graded again unchanged, a package meets
-    the same cases; changed (to hold a table of answers it was shown, say), it meets new ones.
+    A function's drawn cases come from ``seed`` and the files of its lesson and the lessons before (its
+    sandbox's): graded again unchanged, they are the same; changed (to hold a table of answers it was shown,
+    say), they are new; a later lesson's files change nothing.
     """
-    drawn = int.from_bytes(hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(files)).digest()[:8], "big")
-    oracle = NltkOracle()
+    oracle, by_lesson, cases = NltkOracle(), {}, {}
     with _LOCK, warnings.catch_warnings():  # the warnings' filters are the process's: one grade at a time
         # NLTK's warnings about zero-count orders are part of the answers, not news.
         warnings.simplefilter("ignore")
-        return grading_cases(oracle, drawn), oracle.classes()
+        for unit in units:
+            lesson = _lesson(unit.module)
+            if lesson not in by_lesson:
+                held = {name: content for name, content in files.items() if _lesson(name) <= lesson}
+                digest = hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(held)).digest()
+                by_lesson[lesson] = grading_cases(oracle, int.from_bytes(digest[:8], "big"))
+            cases[unit.name] = by_lesson[lesson][unit.name]
+        return cases, oracle.classes()
 
 
 def _lesson(module: str) -> int:

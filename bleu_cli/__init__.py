@@ -44,11 +44,25 @@ def main(argv: list[str] | None = None) -> int:
     ...
     SystemExit: 2
     """
-    if sys.stderr is None:  # started with stderr closed: an error line must not go to stdout instead (print would)
-        sys.stderr = open(os.devnull, "w")
+    errors_off_stdout()
     try:
         # Imported here, inside the guard: Ctrl-C while the lessons load ends quietly too.
         from .pipeline import run
     except KeyboardInterrupt:
         return 130
     return run(sys.argv[1:] if argv is None else argv)
+
+
+def compare_main(argv: list[str] | None = None) -> int:
+    """Run ``bleu-scratch-compare``; return its exit status (see ``bleu_cli.compare``)."""
+    try:
+        from .compare import main as compare  # inside the guard, as for main
+    except KeyboardInterrupt:
+        return 130
+    return compare(argv)
+
+
+def errors_off_stdout() -> None:
+    """Started with stderr closed, ``print(..., file=sys.stderr)`` would print on stdout: send it to /dev/null."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")

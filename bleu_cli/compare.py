@@ -31,6 +31,7 @@ from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __v
 from bleu_scratch.lesson09_tokenizers import tokenizer_signature
 from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
+from . import errors_off_stdout
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, TooManySamples, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, progress_bar
@@ -66,28 +67,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     SystemExit: 2
     """
-    if sys.stderr is None:  # started with stderr closed: an error line must not go to stdout instead (print would)
-        sys.stderr = open(os.devnull, "w")
-    settings = parse(sys.argv[1:] if argv is None else argv)
+    errors_off_stdout()
     try:
-        named_systems, references = read(settings)
-        with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False, prog=PROG) as bar:
-            try:
-                results = paired_test(
-                    named_systems,
-                    references,
-                    settings.test,
-                    settings.samples,
-                    settings.seed,
-                    settings.tokenize,
-                    bar.update if bar else no_progress,
-                )
-            except (MemoryError, OverflowError):  # numpy's arrays of --samples resamples do not fit
-                raise TooManySamples(settings.n_samples, len(named_systems[0][1])) from None
-    except (CommandError, NotImplementedError) as error:
-        return stop(PROG, "compares", error)
+        return _compare(parse(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
         return 130
+
+
+def _compare(settings: CompareSettings) -> int:
+    """The comparison of ``main``, its exit status."""
+    try:
+        named_systems, references = read(settings)
+        segments = len(references[0])
+        # The resamples are a (samples, segments) array of 8-byte numbers: refused before numpy tries.
+        if settings.n_samples * segments * 8 > os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"):
+            raise TooManySamples(settings.n_samples, segments)
+        with progress_bar("compare", 2 * len(named_systems), unit=" steps", unit_scale=False, prog=PROG) as bar:
+            results = paired_test(
+                named_systems,
+                references,
+                settings.test,
+                settings.samples,
+                settings.seed,
+                settings.tokenize,
+                bar.update if bar else no_progress,
+            )
+    except (CommandError, NotImplementedError) as error:
+        return stop(PROG, "compares", error)
     return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)), PROG)
 
 

@@ -51,7 +51,7 @@ class Unwritable(CommandError):
 
 
 class TooManySamples(CommandError):
-    """``bleu-scratch-compare``: the resamples of ``--samples`` do not fit in memory."""
+    """``bleu-scratch-compare``: the resamples of ``--samples`` (8 bytes a segment each) exceed the machine's memory."""
 
     def __init__(self, samples: int, segments: int) -> None:
         super().__init__(samples, segments)
@@ -59,8 +59,8 @@ class TooManySamples(CommandError):
     def message(self) -> str:
         samples, segments = self.args
         return (
-            f"--samples {samples:,} needs {samples:,} x {segments:,} segment numbers, more than this machine's "
-            f"memory holds; use fewer (sacrebleu's defaults: 1,000 for bs, 10,000 for ar)"
+            f"--samples {samples:,} needs {samples:,} x {segments:,} segment numbers of 8 bytes, more than this "
+            f"machine's memory; use fewer (sacrebleu's defaults: 1,000 for bs, 10,000 for ar)"
         )
 
 

@@ -310,7 +310,7 @@ def _scheduler_check(client: Any, address: str) -> Check:
         try:
             # Client.scheduler_info's question, with a timeout: Dask waits for its answer for ever.
             workers = client.sync(client.scheduler.identity, callback_timeout=SCHEDULER_WAIT)["workers"]
-        except OSError:  # no answer in time (TimeoutError), or the connection lost
+        except Exception:  # no answer in time (TimeoutError), the connection lost, the client's loop closed
             return LostCluster(address, jobs=1)  # --scheduler goes without --jobs
         if workers:
             last_worker = time.monotonic()

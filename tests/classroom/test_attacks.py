@@ -421,7 +421,9 @@ def test_a_table_of_every_answer_a_grading_showed_earns_nothing(edition, tmp_pat
     # Each miss shows the case and NLTK's answer: kept over gradings, or pooled by a class, they make a table
     # of every case a package met. A package changed to hold that table meets new random cases.
     student = package_copy(edition, tmp_path / "student")
-    shown, _ = grader.cases_for(grader.submitted_files(student), grader.kept_seed())
+    shown, _ = grader.cases_for(
+        grader.submitted_files(student), grader.kept_seed(), units.select_units(["modified_precision"])
+    )
     table = {repr(args): (value.numerator, value.denominator) for args, value in shown["modified_precision"]}
     body = [f"answers = {table!r}", "return Precision(*answers[repr((references, hypothesis, n))])"]
     set_function(student, "lesson03_precision", "modified_precision", body)

@@ -118,7 +118,7 @@ def test_a_package_linked_to_a_classmates_gets_zero_and_the_others_their_grades(
 def test_a_submission_that_fails_to_grade_costs_only_its_own_points(nbgrader_course, monkeypatch):
     def grade_failing_fresh(directory: Path, **options) -> Report:
         if "fresh" in directory.parts:
-            raise IsADirectoryError(21, "Is a directory", "bleu_scratch/notes.py")
+            raise grader.Refused("bleu_scratch/lesson04_brevity.py is not a regular file")
         return grader.grade(directory, **options)
 
     monkeypatch.setattr(gradebook, "grade", grade_failing_fresh)
@@ -129,5 +129,5 @@ def test_a_submission_that_fails_to_grade_costs_only_its_own_points(nbgrader_cou
         "intruder": 7,
     }
     assert {mark.reason for mark in grades["fresh"].functions} == {
-        "not graded: IsADirectoryError: [Errno 21] Is a directory: 'bleu_scratch/notes.py'"
+        "not graded: bleu_scratch/lesson04_brevity.py is not a regular file"
     }

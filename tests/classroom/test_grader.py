@@ -286,3 +286,13 @@ def test_the_files_a_sandbox_may_hold_are_what_lessons_01_to_07_need(tmp_path):
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stderr == ""
     assert json.loads(done.stdout) == sorted(str(copy / name) for name in (*units.LESSON_FILES, *units.SUPPORT_FILES))
+
+
+def test_a_functions_drawn_cases_change_with_its_lessons_files_only():
+    files = {"lesson01_ngrams.py": b"one", "lesson06_corpus.py": b"six", "lesson07_smoothing.py": b"seven"}
+    chosen = units.select_units(["ngrams", "corpus_bleu"])
+    cases = grader.cases_for(files, 12345, chosen)[0]
+    later = grader.cases_for(files | {"lesson06_corpus.py": b"six, edited"}, 12345, chosen)[0]
+    assert later["ngrams"] == cases["ngrams"]  # lesson 06 is after lesson 01
+    assert later["corpus_bleu"] != cases["corpus_bleu"]
+    assert grader.cases_for(files | {"lesson07_smoothing.py": b"edited"}, 12345, chosen)[0] == cases

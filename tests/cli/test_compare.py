@@ -17,12 +17,16 @@ from sacrebleu.significance import PairedTest
 from bleu_cli import compare, report
 from bleu_scratch import SACREBLEU_TOKENIZERS
 from bleu_scratch.notebook import read_lines
-from tests.cli.run_command import write
+from tests.cli.run_command import start, write
 from tests.cli.test_sacrebleu_tokenizers import HYPOTHESES, REFERENCES
 from tests.cli.test_scoring_and_report import Terminal
 
 # Two systems of WMT17: one significantly better than the baseline, one not.
 SYSTEMS = ["uedin-nmt.4722", "xmu.4910"]
+
+
+# The command as its console script runs it, started by run_command.start (Ctrl-C handled as at a terminal).
+COMPARE_PROGRAM = "import sys, bleu_cli; raise SystemExit(bleu_cli.compare_main(sys.argv[1:]))"
 
 
 def run_compare(capsys, *argv: str) -> tuple[int, str, str]:
@@ -115,7 +119,7 @@ def test_python_dash_m_and_the_console_script(files):
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.splitlines()[2].startswith("Baseline: ")
     scripts = {entry.name: entry.value for entry in importlib.metadata.entry_points(group="console_scripts")}
-    assert scripts["bleu-scratch-compare"] == "bleu_cli.compare:main"
+    assert scripts["bleu-scratch-compare"] == "bleu_cli:compare_main"
 
 
 def test_seed_none_and_other_tokenizers(capsys, files):
@@ -251,27 +255,22 @@ def test_more_samples_than_memory_holds_is_one_line_and_status_2(tmp_path, sampl
     hypothesis, reference = write(tmp_path / "h.txt", b"a b c\n"), write(tmp_path / "r.txt", b"a b d\n")
     result = run_compare_module(hypothesis, reference, "--references", reference, "--samples", samples)
     assert (result.returncode, result.stdout) == (2, "")
-    assert result.stderr.count("\n") == 1 and "more than this machine's memory holds; use fewer" in result.stderr
+    assert result.stderr.count("\n") == 1 and "of 8 bytes, more than this machine's memory; use fewer" in result.stderr
 
 
 def test_ctrl_c_stops_quietly_with_status_130(tmp_path):
     """A FIFO with no writer holds the command still: Ctrl-C then stops it, with no traceback."""
     fifo, reference = tmp_path / "waits.txt", write(tmp_path / "r.txt", b"a b\n")
     os.mkfifo(fifo)
-    command = subprocess.Popen(
-        [sys.executable, "-m", "bleu_cli.compare", str(fifo), reference, "--references", reference],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    command = start([str(fifo), reference, "--references", reference], program=COMPARE_PROGRAM)
     try:
-        assert "is a FIFO with no writer yet" in command.stderr.readline()  # waiting: now Ctrl-C
+        assert b"is a FIFO with no writer yet" in command.stderr.readline()  # waiting: now Ctrl-C
         command.send_signal(signal.SIGINT)
         out, err = command.communicate(timeout=120)
     finally:
         command.kill()
         command.wait()
-    assert (command.returncode, out, err) == (130, "", "")
+    assert (command.returncode, out, err) == (130, b"", b"")
 
 
 def test_standard_input_can_be_read_once(capsys, files):

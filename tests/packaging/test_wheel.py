@@ -217,7 +217,7 @@ def test_the_wheel_holds_every_module_the_course_data_and_both_commands(built):
     assert "bleu_classroom/student_README.md" in names
     assert {name.split("/")[0] for name in names} == {*PACKAGES, f"bleu_scratch-{VERSION}.dist-info"}
     assert "bleu-scratch = bleu_cli:main" in entry_points
-    assert "bleu-scratch-compare = bleu_cli.compare:main" in entry_points
+    assert "bleu-scratch-compare = bleu_cli:compare_main" in entry_points
     assert "bleu-classroom = bleu_classroom.command:main" in entry_points
 
 
