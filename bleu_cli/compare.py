@@ -35,7 +35,7 @@ from . import errors_off_stdout
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, TooManySamples, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, progress_bar
-from .settings import OneLineParser, positive, sentencepiece_refused, tokenizer_loaded
+from .settings import OneLineParser, positive, sentencepiece_refused, stdin_read_once, tokenizer_loaded
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
@@ -153,8 +153,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
-    if [args.baseline, *args.systems, *args.references].count("-") > 1:
-        parser.error("standard input (-) can be read once: give it for one file at most")
+    stdin_read_once(parser, [args.baseline, *args.systems, *args.references])
     tokenizer_loaded(parser, args.tokenize)
     return CompareSettings(
         args.baseline,

@@ -73,15 +73,14 @@ def parse(argv: Sequence[str]) -> Settings:
     """
     parser = _parser()
     args = parser.parse_args(_weights_attached(argv))
-    if [args.hypothesis, *args.references].count("-") > 1:
-        parser.error("standard input (-) can be read once: give it for one file at most")
+    stdin_read_once(parser, [args.hypothesis, *args.references])
     if args.scheduler and args.jobs > 1:
         parser.error("--jobs starts a cluster on this machine; with --scheduler the cluster's workers count")
-    most = WORKERS_PER_CPU * usable_cpus()
-    if args.jobs > most:
+    cpus = usable_cpus()
+    if args.jobs > WORKERS_PER_CPU * cpus:
         parser.error(
-            f"--jobs {args.jobs} is more than {WORKERS_PER_CPU} workers for each of this machine's {usable_cpus()} "
-            f"CPUs: use --jobs {most} or fewer, or --scheduler for a cluster of several machines"
+            f"--jobs {args.jobs} is more than {WORKERS_PER_CPU} workers for each of this machine's {cpus} "
+            f"CPUs: use --jobs {WORKERS_PER_CPU * cpus} or fewer, or --scheduler for a cluster of several machines"
         )
     tokenizer_loaded(parser, args.tokenize)
     if args.as_tool is not None:
@@ -205,6 +204,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bleu-scratch {__version__}")
     return parser
+
+
+def stdin_read_once(parser: argparse.ArgumentParser, paths: list[str]) -> None:
+    """Standard input (``-``) can be read once: named for two files, the command stops in one line."""
+    if paths.count("-") > 1:
+        parser.error("standard input (-) can be read once: give it for one file at most")
 
 
 def tokenizer_loaded(parser: argparse.ArgumentParser, name: str) -> None:
