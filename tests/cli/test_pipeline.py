@@ -129,7 +129,8 @@ def test_bad_input_found_by_a_worker_is_the_commands_one_line(capsys, tmp_path, 
     )
 
 
-def test_an_unreachable_scheduler_is_an_error_in_the_commands_words(capsys, wmt15):
+def test_an_unreachable_scheduler_is_an_error_in_the_commands_words(capsys, monkeypatch, wmt15):
+    monkeypatch.setattr(pipeline, "SCHEDULER_WAIT", 1)  # Dask retries a refused connection until the wait ends
     status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--scheduler", "tcp://127.0.0.1:1")
     assert (status, out) == (2, "")
     assert (
