@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -10,6 +11,9 @@ from .errors import ClassroomError
 from .grader import DEFAULT_BUDGET, DEFAULT_MEMORY_MB, grade
 from .units import UNITS
 
+# Limits below these would fail every function, the instructor's solutions too, and blame the student.
+MIN_BUDGET = 1.0
+MIN_MEMORY_MB = 128
 DEFAULT_ASSIGNMENT = "bleu"  # the nbgrader assignment's name unless the instructor gives one
 # What a command imports only when it runs, and how to install it. Grading imports no lesson: the
 # grader's image (tools/grader_image.py) has none, and there only releasing stops for want of one.
@@ -17,6 +21,40 @@ FIXES = {
     "nbgrader": "pip install 'bleu-scratch[course]'",
     "bleu_scratch": "run it where a checkout of the repository is installed (pip install -e CHECKOUT)",
 }
+
+
+def seconds(text: str) -> float:
+    """A ``--budget``: at least ``MIN_BUDGET`` seconds, which starting Python in the sandbox takes from it.
+
+    >>> seconds("2.5")
+    2.5
+    >>> seconds("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 0: give a finite number of seconds, at least 1 (starting the sandbox takes some)
+    """
+    value = float(text)
+    if not MIN_BUDGET <= value < math.inf:  # nan too
+        raise argparse.ArgumentTypeError(
+            f"{text}: give a finite number of seconds, at least {MIN_BUDGET:g} (starting the sandbox takes some)"
+        )
+    return value
+
+
+def megabytes(text: str) -> int:
+    """A ``--memory-mb``: 0 for no limit, or at least ``MIN_MEMORY_MB``, below which Python and numpy may not start.
+
+    >>> megabytes("0"), megabytes("512")
+    (0, 512)
+    >>> megabytes("5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: 5 MB is too little for Python and numpy to start: give at least 128, or 0 for no limit
+    """
+    value = int(text)
+    if value != 0 and value < MIN_MEMORY_MB:
+        raise argparse.ArgumentTypeError(
+            f"{text} MB is too little for Python and numpy to start: give at least {MIN_MEMORY_MB}, or 0 for no limit"
+        )
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,11 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="+", metavar="NAME", help="grade only these exercises (01-06) or functions"
     )
     grade_parser.add_argument(
-        "--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+        "--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
         help=f"seconds each graded function may take in all, start and cases (default {DEFAULT_BUDGET:g})",
     )  # fmt: skip
     grade_parser.add_argument(
-        "--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
+        "--memory-mb", type=megabytes, default=DEFAULT_MEMORY_MB, metavar="MB",
         help=f"memory each graded function may use (default {DEFAULT_MEMORY_MB}; 0: no limit)",
     )  # fmt: skip
     grade_parser.add_argument("--seed", type=int, help="the random cases' seed (default: the one the grader keeps)")
@@ -78,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
             report = grade(args.directory, args.budget, args.only, args.memory_mb, args.seed, cache=True)
             print(json.dumps(report.as_dict(), indent=2) if args.json else report.table())
     except ClassroomError as error:
-        print(f"classroom {args.command}: error: {error}", file=sys.stderr)
+        print(f"bleu-classroom {args.command}: error: {error}", file=sys.stderr)
         return 1
     except ModuleNotFoundError as error:
         missing = (error.name or "").split(".")[0]
@@ -123,14 +161,23 @@ def _nbgrader_course(args: argparse.Namespace) -> None:
 def _course_grades(args: argparse.Namespace) -> None:
     from .gradebook import add_package_feedback, course_grades, lms_csv, table
 
+    if args.csv and (args.csv.is_dir() or not args.csv.parent.is_dir()):  # said before the grading, not after
+        raise ClassroomError(f"cannot write {args.csv}: give a file name in a folder that exists")
     grades = course_grades(args.course_dir, args.assignment)
+    for student in grades:
+        reasons = {mark.reason for lesson in student.lessons for mark in lesson.functions}
+        if len(reasons) == 1 and (reason := reasons.pop()).startswith("not graded: "):  # so for every function
+            print(f"note: {student.student} {reason}", file=sys.stderr)
     if args.feedback:
         pages = add_package_feedback(args.course_dir, args.assignment, grades)
         print(f"added the package's marks to {pages} feedback pages", file=sys.stderr)
     if args.json:
         print(json.dumps({"assignment": args.assignment, "students": [g.as_dict() for g in grades]}, indent=2))
     elif args.csv:
-        args.csv.write_text(lms_csv(grades), encoding="utf-8")
+        try:
+            args.csv.write_text(lms_csv(grades), encoding="utf-8")
+        except OSError as error:
+            raise ClassroomError(f"cannot write {args.csv}: {error.strerror or error}") from None
         print(f"wrote the grades of {len(grades)} students to {args.csv}")
     else:
         print(table(grades) if grades else f"no submission of {args.assignment} is autograded yet")

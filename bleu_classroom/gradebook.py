@@ -76,10 +76,14 @@ class StudentGrade:
 
 
 def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
-    """The grades of every student nbgrader autograded for ``assignment`` in ``course_dir``."""
+    """The grades of every student of the gradebook for ``assignment`` in ``course_dir``: autograded, or 0 with the
+    reason (no submission, or an autograde that did not finish)."""
     database = course_dir.resolve() / "gradebook.db"
     if not database.is_file():
-        raise ClassroomError(f"no gradebook at {database}: run nbgrader generate_assignment and autograde first")
+        raise ClassroomError(
+            f"no gradebook at {database}: run nbgrader generate_assignment and autograde first "
+            "(course-grades reads the course folder's gradebook.db, not a db_url set in nbgrader's settings)"
+        )
     with Gradebook(f"sqlite:///{database}") as gradebook:
         try:
             found = gradebook.find_assignment(assignment)
@@ -87,10 +91,14 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
             names = ", ".join(sorted(a.name for a in gradebook.assignments)) or "none"
             raise ClassroomError(f"the gradebook has no assignment {assignment!r} (it has: {names})") from None
         notebooks = sorted((notebook.name, notebook.max_score) for notebook in found.notebooks)
-        submissions = sorted((s.student.id, {n.name: n.score for n in s.notebooks}) for s in found.submissions)
+        submissions = {s.student.id: {n.name: n.score for n in s.notebooks} for s in found.submissions}
+        students = sorted({student.id for student in gradebook.students} | set(submissions))
     grades = []
-    for student, scores in submissions:
+    for student in students:
+        scores = submissions.get(student, {})
         try:
+            if student not in submissions:
+                raise ClassroomError("no submission")
             package = grade(_submission(course_dir, student, assignment), cache=True).marks
         except SandboxUnavailable:
             raise  # for every student alike: grading stops
@@ -108,6 +116,11 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
 def _submission(course_dir: Path, student: str, assignment: str) -> Path:
     """The student's autograded folder; ``Refused`` where a link leads it to another's."""
     folder = (course_dir / "autograded").resolve() / student / assignment
+    if not folder.exists():  # nbgrader removes it when autograde fails, a notebook it cannot read for one
+        raise ClassroomError(
+            f"autograded/{student}/{assignment} is missing: nbgrader autograde did not finish for {student} "
+            f"(its output says why; the submission is submitted/{student}/{assignment})"
+        )
     if folder.resolve() != folder:
         raise Refused(f"autograded/{student}/{assignment} leads elsewhere through a symbolic link")
     return folder

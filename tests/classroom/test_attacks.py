@@ -457,4 +457,4 @@ def test_as_root_without_a_control_group_grading_stops_with_one_line(edition, tm
     monkeypatch.setattr(jail.os, "geteuid", lambda: 0)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert command.main(["grade", str(edition), "--only", "ngrams"]) == 1
-    assert capsys.readouterr() == ("", f"classroom grade: error: {jail.ROOT_WITHOUT_CGROUP}\n")
+    assert capsys.readouterr() == ("", f"bleu-classroom grade: error: {jail.ROOT_WITHOUT_CGROUP}\n")

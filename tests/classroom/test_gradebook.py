@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from nbgrader.api import Gradebook
 
 from bleu_classroom import command, gradebook, grader
 from bleu_classroom.gradebook import add_package_feedback, course_grades
@@ -131,3 +132,22 @@ def test_a_submission_that_fails_to_grade_costs_only_its_own_points(nbgrader_cou
     assert {mark.reason for mark in grades["fresh"].functions} == {
         "not graded: bleu_scratch/lesson04_brevity.py is not a regular file"
     }
+
+
+def test_a_student_without_submission_or_autograded_folder_gets_zero_and_a_note(nbgrader_course, tmp_path, capsys):
+    course = tmp_path / "course"
+    shutil.copytree(nbgrader_course, course)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
+        book.add_student("dave")  # enrolled, handed nothing in
+    shutil.rmtree(course / "autograded" / "fresh")  # what nbgrader does when autograde fails (an unreadable notebook)
+    out = tmp_path / "grades.csv"
+    assert command.main(["course-grades", str(course), "--csv", str(out)]) == 0
+    with out.open(encoding="utf-8", newline="") as file:
+        totals = {row[0]: row[-1] for row in list(csv.reader(file))[1:]}
+    assert totals == {"dave": "0", "filled": totals["filled"], "fresh": "0", "intruder": totals["intruder"]}
+    notes = capsys.readouterr().err.splitlines()
+    assert notes == [
+        "note: dave not graded: no submission",
+        f"note: fresh not graded: autograded/fresh/{ASSIGNMENT} is missing: nbgrader autograde did not finish for "
+        f"fresh (its output says why; the submission is submitted/fresh/{ASSIGNMENT})",
+    ]

@@ -89,7 +89,7 @@ def test_release_from_a_normal_install_asks_for_a_checkout_in_one_line(installed
     result = run_installed(installed, tmp_path, "-m", "bleu_classroom", "release", "edition")
     assert (result.returncode, result.stdout) == (1, "")
     assert re.fullmatch(
-        rf"classroom release: error: {re.escape(str(installed))} is not a checkout of the repository "
+        rf"bleu-classroom release: error: {re.escape(str(installed))} is not a checkout of the repository "
         r"\(no notebooks/\): "
         r"[^\n]*--source CHECKOUT\n",
         result.stderr,
