@@ -6,6 +6,8 @@ import ast
 import fnmatch
 import json
 import os
+import re
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +31,9 @@ SKIPPED_PATTERNS = ("*.egg-info", "*.pyc", ".DS_Store")
 # The instructor's: the README (the student README replaces it), the course tools and their tests (a grader in
 # the students' hands is one they can read, or replace), the tool that stores notebook outputs for nbval.
 INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/", "tools/refresh_notebooks.py", "tests/classroom/"}
+# The tests of the instructor's README and guides (the edition's README is the student README), and the whole
+# check, whose first step installs the grader's sandbox.
+INSTRUCTOR_ONLY |= {"tests/test_docs.py", "tools/check.sh"}
 # The edition's pytest hooks (a test that reaches an unwritten exercise is skipped there).
 RENAMED = {"bleu_classroom/edition_conftest.py": "conftest.py"}
 
@@ -57,7 +62,7 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
             "or pass --source CHECKOUT"
         )
     edition = Edition({}, [], {}, {})
-    for rel in _source_files(source, skip):
+    for rel in _tracked_files(source, skip):
         raw = (source / rel).read_bytes()
         if _instructor_only(rel, raw):
             continue
@@ -89,6 +94,9 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
         edition.files[".gitignore"] = _gitignore_for(
             edition.files[".gitignore"].decode("utf-8"), edition.files
         ).encode()
+    if "pyproject.toml" in edition.files:
+        pyproject = edition.files["pyproject.toml"].decode("utf-8")
+        edition.files["pyproject.toml"] = _pyproject_for(pyproject, edition.files).encode()
     edition.files["README.md"] = student_readme(edition).encode()
     leaks = find_leaks([p for rel, content in edition.files.items() for p in passages(rel, content)], edition.regions)
     if leaks:
@@ -120,7 +128,7 @@ def release(out_dir: Path, force: bool = False, source: Path = REPO_ROOT) -> Edi
     # (They teach nothing, so only the edition's own files count as lessons.)
     kept = [
         passage
-        for rel in _source_files(out_dir, None)
+        for rel in _files_in(out_dir)
         if rel not in edition.files
         for passage in passages(rel, (out_dir / rel).read_bytes(), lessons=False)
     ]
@@ -144,17 +152,37 @@ def _instructor_only(rel: str, raw: bytes) -> bool:
     return listed or uses_course_tools or (rel.startswith("tests/") and b"BEGIN SOLUTION" in raw)
 
 
-def _source_files(root: Path, skip: Path | None, skip_names: set[str] = SKIPPED_NAMES) -> Iterator[str]:
-    for directory, subdirs, files in os.walk(root):
+def _tracked_files(source: Path, skip: Path | None) -> list[str]:
+    """The files git tracks in the checkout ``source``, less the skipped names: what an instructor keeps beside the
+    lessons and never commits (answers, a gradebook, students' work, an earlier edition) stays out."""
+    try:
+        listed = subprocess.run(["git", "-C", str(source), "ls-files", "-z"], capture_output=True, check=True).stdout
+    except FileNotFoundError:
+        raise ClassroomError("the release needs git: it takes the files git tracks in the checkout") from None
+    except subprocess.CalledProcessError as error:
+        said = error.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ClassroomError(
+            f"{source} is not a git checkout ({said[-1] if said else 'git ls-files failed'}): the release takes the "
+            "files git tracks, so clone the repository with git, and git add a file of your own to release it"
+        ) from None
+    kept = []
+    for rel in sorted(filter(None, listed.decode("utf-8", "surrogateescape").split("\0"))):
+        parts = rel.split("/")
+        inside_skip = skip is not None and (source / rel).resolve().is_relative_to(skip)
+        skipped = inside_skip or any(part in SKIPPED_NAMES or _skipped_pattern(part) for part in parts)
+        if not skipped and (source / rel).is_file():  # a tracked file deleted from the working tree is not released
+            kept.append(rel)
+    return kept
+
+
+def _files_in(folder: Path) -> Iterator[str]:
+    """Every file under ``folder`` (an output folder, which may hold an earlier edition), less the skipped names."""
+    for directory, subdirs, files in os.walk(folder):
         here = Path(directory)
-        subdirs[:] = sorted(
-            d
-            for d in subdirs
-            if d not in skip_names and not _skipped_pattern(d) and (skip is None or (here / d).resolve() != skip)
-        )
+        subdirs[:] = sorted(d for d in subdirs if d not in SKIPPED_NAMES and not _skipped_pattern(d))
         for name in sorted(files):
             if not _skipped_pattern(name):
-                yield (here / name).relative_to(root).as_posix()
+                yield (here / name).relative_to(folder).as_posix()
 
 
 def _skipped_pattern(name: str) -> bool:
@@ -173,7 +201,10 @@ def _release_module(text: str, rel: str) -> tuple[bytes, list[Region]]:
 
 
 def _release_notebook(raw: bytes, rel: str) -> tuple[bytes, list[Region], int]:
-    notebook = json.loads(raw)
+    try:
+        notebook = json.loads(raw)
+    except ValueError as error:  # JSON's errors and bytes that are not UTF-8 alike
+        raise ClassroomError(f"{rel} is not a notebook ({error}): fix it, or git rm it from the checkout") from None
     regions: list[Region] = []
     exercises = 0
     for number, cell in enumerate(notebook["cells"], start=1):
@@ -198,6 +229,29 @@ def _gitignore_for(text: str, files: dict[str, bytes]) -> str:
     for line in text.splitlines():
         pattern = line.strip().rstrip("/").lstrip("/")
         if pattern and not pattern.startswith(("#", "!")) and any(_ignores(pattern, rel) for rel in files):
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
+def _pyproject_for(text: str, files: dict[str, bytes]) -> str:
+    """Drop the console scripts (and the comment above each) whose package the edition leaves out.
+
+    >>> scripts = '[project.scripts]\\nbleu-scratch = "bleu_cli:main"\\n# Course\\n'
+    >>> text = scripts + 'bleu-classroom = "bleu_classroom.command:main"'
+    >>> print(_pyproject_for(text, {"bleu_cli/__init__.py": b""}), end="")
+    [project.scripts]
+    bleu-scratch = "bleu_cli:main"
+    """
+    kept: list[str] = []
+    section = ""
+    for line in text.splitlines():
+        if line.startswith("["):
+            section = line.strip()
+        script = re.fullmatch(r'[\w-]+ = "(\w+)[.:][\w.:]*"', line.strip()) if section == "[project.scripts]" else None
+        if script and not any(rel.startswith(f"{script[1]}/") for rel in files):
+            while kept and kept[-1].startswith("#"):
+                kept.pop()
             continue
         kept.append(line)
     return "\n".join(kept) + "\n"

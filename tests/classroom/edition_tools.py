@@ -4,6 +4,7 @@ running its notebooks."""
 import ast
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Iterable
@@ -45,6 +46,13 @@ def set_function(edition: Path, module: str, name: str, body: list[str] | None =
         new[at : at + 1] = [f"{indent}{line}\n" for line in body]
     lines[node.lineno - 1 : node.end_lineno] = new
     path.write_text("".join(lines), encoding="utf-8")
+
+
+def tracked(root: Path) -> Path:
+    """``root`` as a git checkout with every file in it tracked: what the release reads from a source."""
+    for command in (["git", "init", "-q"], ["git", "add", "-A"]):
+        subprocess.run(command, cwd=root, check=True, capture_output=True)
+    return root
 
 
 def copy_of(edition: Path, tmp_path: Path, name: str) -> Path:

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 
 from bleu_classroom import errors, leaks, markers, release
-from tests.classroom.edition_tools import BEGIN, END, REPO
+from tests.classroom.edition_tools import BEGIN, END, REPO, tracked
 
 
 def copy_of_repository(root: Path) -> Path:
-    """The files ``release`` reads (no .git, .venv or caches)."""
-    for rel in release._source_files(REPO, None):
+    """The files ``release`` reads (no .venv or caches), tracked by git of their own."""
+    for rel in release._tracked_files(REPO, None):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / rel, root / rel)
-    return root
+    return tracked(root)
 
 
 def distinctive_lines(region: markers.Region) -> list[str]:
@@ -138,7 +138,7 @@ def make_source(root: Path, lesson_lines: list[str], notebook_markdown: str = ""
         "nbformat_minor": 5,
     }
     (root / "notebooks" / "01_lesson.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
-    return root
+    return tracked(root)
 
 
 SQUARES = [

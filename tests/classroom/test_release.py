@@ -2,10 +2,13 @@
 
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +24,7 @@ from tests.classroom.edition_tools import (
     REPO,
     STUB,
     function_node,
+    tracked,
 )
 
 
@@ -61,8 +65,12 @@ def test_notebooks_have_stubs_and_no_outputs(edition):
 
 
 def test_edition_can_be_installed_and_tested_on_its_own(edition):
-    for name in ("pyproject.toml", "requirements.txt", "environment.yml"):
+    for name in ("requirements.txt", "environment.yml"):
         assert (edition / name).read_bytes() == (REPO / name).read_bytes()
+    # pyproject.toml, less the console script of the course tools the edition leaves out.
+    ours, theirs = (tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")) for root in (REPO, edition))
+    assert ours["project"]["scripts"].pop("bleu-classroom") == "bleu_classroom.command:main"
+    assert ours == theirs
     for data in (REPO / "data").rglob("*"):
         if data.is_file():
             assert (edition / data.relative_to(REPO)).read_bytes() == data.read_bytes()
@@ -84,6 +92,19 @@ def test_edition_can_be_installed_and_tested_on_its_own(edition):
     ignored = (edition / ".gitignore").read_text(encoding="utf-8").split()
     shipped = [p.relative_to(edition).as_posix() for p in edition.rglob("*") if p.is_file()]
     assert not [(p, rel) for p in ignored for rel in shipped if release._ignores(p.strip("/"), rel)]
+
+
+def test_pytest_collects_every_test_of_a_fresh_edition(edition):
+    """Nothing in the edition imports what it leaves out: pytest there starts, then skips what is not written."""
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=edition,
+        env=dict(os.environ, PYTHONPATH=str(edition)),
+        capture_output=True,
+        text=True,
+    )
+    assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr
+    assert re.search(r"^\d+ tests collected in ", collected.stdout, re.M), collected.stdout[-500:]
 
 
 def test_release_refuses_a_non_empty_directory_unless_forced(tmp_path):
@@ -111,7 +132,8 @@ def test_release_to_a_file_is_a_clear_error(tmp_path):
         refused = subprocess.run(command + args, capture_output=True, text=True)
         assert (refused.returncode, refused.stderr) == (
             1,
-            f"classroom release: error: {tmp_path / 'edition'} is a file; give the name of a new or empty directory\n",
+            f"bleu-classroom release: error: {tmp_path / 'edition'} is a file; "
+            "give the name of a new or empty directory\n",
         )
 
 
@@ -129,8 +151,47 @@ def test_the_lessons_website_stays_out_of_the_edition(tmp_path):
     shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "site", "__pycache__", ".hypothesis"))
     (source / "site").mkdir()
     (source / "site" / "02_clipping.html").write_text("<pre>### BEGIN SOLUTION\nx = 1\n### END SOLUTION</pre>\n")
-    edition = release.build_edition(source)
+    edition = release.build_edition(tracked(source))  # committed by mistake, site/ still stays out
     assert not [rel for rel in edition.files if rel.startswith("site/")]
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> Path:
+    """A git checkout of the repository's tracked files, as an instructor's clone."""
+    source = tmp_path_factory.mktemp("checkout") / "repo"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".git", ".venv", "site", "__pycache__", ".hypothesis"))
+    return tracked(source)
+
+
+def test_only_what_git_tracks_is_released(checkout, tmp_path):
+    """An instructor's answer key, gradebook, students' work and an earlier edition sit untracked in the checkout."""
+    (checkout / "private").mkdir()
+    (checkout / "private" / "exam.md").write_text("the answers\n")
+    (checkout / "gradebook.db").write_bytes(b"SQLite format 3\0")
+    (checkout / "notebooks" / "answers.ipynb").write_text("{}")
+    (checkout / "tests" / "lessons" / "test_my_quiz.py").write_text("def test_quiz():\n    pass\n")
+    release.release(checkout / "student", source=checkout)
+    edition = release.build_edition(checkout)  # the edition of before, left in the checkout, stays out too
+    left_out = ("private/", "student/", "gradebook", "tests/lessons/test_my")
+    assert not [rel for rel in edition.files if rel.startswith(left_out)]
+    assert "notebooks/answers.ipynb" not in edition.files
+    subprocess.run(["git", "add", "tests/lessons/test_my_quiz.py"], cwd=checkout, check=True)
+    assert "tests/lessons/test_my_quiz.py" in release.build_edition(checkout).files
+
+
+def test_a_source_git_does_not_track_or_a_broken_notebook_is_one_line(checkout, tmp_path):
+    untracked = tmp_path / "copy"
+    shutil.copytree(checkout, untracked, ignore=shutil.ignore_patterns(".git", "student"))
+    with pytest.raises(errors.ClassroomError, match=rf"^{re.escape(str(untracked))} is not a git checkout \(.*\): "):
+        release.build_edition(untracked)
+    notebook = checkout / "notebooks" / "01_tokens_and_ngrams.ipynb"
+    saved = notebook.read_bytes()
+    notebook.write_bytes(saved[: len(saved) // 2])
+    try:
+        with pytest.raises(errors.ClassroomError, match=r"^notebooks/01_tokens_and_ngrams.ipynb is not a notebook \("):
+            release.build_edition(checkout)
+    finally:
+        notebook.write_bytes(saved)
 
 
 def test_the_editions_texts_describe_the_edition(edition):
