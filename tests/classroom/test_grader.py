@@ -71,6 +71,22 @@ def test_a_wrong_earlier_function_costs_the_later_one_too(edition, tmp_path):
     )
 
 
+def test_a_later_lesson_written_on_unwritten_earlier_ones_says_what_it_waits_for(edition, tmp_path):
+    """A course split by week: the week of lesson 03 handed in without the student's lessons 01 and 02."""
+    student = copy_of(edition, tmp_path, "student")
+    for unit in units.UNITS:
+        if unit.module.startswith("lesson03_"):
+            set_function(student, unit.module, unit.name)
+    marks = [mark for mark in grader.grade(student, only=["03"]).marks if mark.points == 0]
+    assert marks, "lesson 03 scored without lesson 01"
+    for mark in marks:
+        assert re.fullmatch(
+            r"waits for \w+ of lesson0[12], not written in this package \(NotImplementedError at lesson0[12]_\w+\.py:"
+            r"\d+ in \w+\): each assignment's package holds the earlier lessons too",
+            mark.reason,
+        ), mark.reason
+
+
 def test_loops_crashes_and_wrong_answers_cost_only_their_own_points(edition, tmp_path):
     student = copy_of(edition, tmp_path, "student")
     set_function(student, "lesson01_ngrams", "ngrams", ["while True:", "    pass"])
