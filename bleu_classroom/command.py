@@ -177,7 +177,8 @@ def _course_grades(args: argparse.Namespace) -> None:
             print(f"note: {student.student} {reason}", file=sys.stderr)
     if args.feedback:
         pages = add_package_feedback(args.course_dir, args.assignment, grades)
-        print(f"added the package's marks to {pages} feedback pages", file=sys.stderr)
+        first = "" if pages else f": run nbgrader generate_feedback {args.assignment} first, which writes them"
+        print(f"added the package's marks to {pages} feedback pages{first}", file=sys.stderr)
     if args.json:
         print(json.dumps({"assignment": args.assignment, "students": [g.as_dict() for g in grades]}, indent=2))
     elif args.csv:

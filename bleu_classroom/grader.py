@@ -122,7 +122,10 @@ def submitted_files(directory: Path) -> dict[str, bytes]:
     if package.is_symlink():
         raise Refused(_linked("bleu_scratch", package))
     if not (package / "__init__.py").is_file():
-        raise ClassroomError(f"{directory} has no bleu_scratch/__init__.py: give the folder of a student edition")
+        inits = [*directory.glob("*/bleu_scratch/__init__.py"), *directory.glob("*/*/bleu_scratch/__init__.py")]
+        below = sorted(str(path.parent.parent) for path in inits)
+        hint = f" (such as {', '.join(below[:3])})" if below else ""
+        raise ClassroomError(f"{directory} has no bleu_scratch/__init__.py: give the folder of a student edition{hint}")
     files = {}
     for name in (*LESSON_FILES, *SUPPORT_FILES):
         content = _plain_file(package, name)

@@ -111,7 +111,9 @@ def main(job: dict, answers: Any) -> None:
     smoothing_class = found["SmoothingFunction"]
     function = getattr(modules.get(job["module"]), job["call"], None)
     if function is None:
-        send(kind="missing", error=f"bleu_scratch.{job['module']} has no function {job['call']}")
+        module = job["module"]
+        missing = f"bleu_scratch/{module}.py is missing" if module not in modules else None
+        send(kind="missing", error=missing or f"bleu_scratch.{module} has no function {job['call']}")
         return
     for index, plain_args in enumerate(job["cases"]):
         # Code that fills the memory leaves none to report it with: this much is set aside.

@@ -41,3 +41,11 @@ def test_an_assignment_of_later_lessons_says_the_earlier_ones_are_handed_in_too(
     )
     assert command.main(["nbgrader-course", str(tmp_path), "--assignment", "week1", "--notebooks", "01", "02"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_feedback_with_no_page_to_add_to_says_which_nbgrader_step_writes_them(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(gradebook, "course_grades", lambda *args: [])
+    assert command.main(["course-grades", str(tmp_path), "--feedback", "--assignment", "week1"]) == 0
+    assert capsys.readouterr().err == (
+        "added the package's marks to 0 feedback pages: run nbgrader generate_feedback week1 first, which writes them\n"
+    )

@@ -166,8 +166,22 @@ def test_grading_never_imports_the_lessons(edition, tmp_path):
 
 
 def test_grading_a_folder_without_a_package_is_a_clear_error(tmp_path):
-    with pytest.raises(errors.ClassroomError, match="has no bleu_scratch/__init__.py"):
+    with pytest.raises(errors.ClassroomError, match=r"has no bleu_scratch/__init__.py: [^(]*$"):
         grader.grade(tmp_path)
+    # nbgrader's submitted/<student>/ holds the assignment's folder, which holds the package.
+    (tmp_path / "bleu" / "bleu_scratch").mkdir(parents=True)
+    (tmp_path / "bleu" / "bleu_scratch" / "__init__.py").touch()
+    with pytest.raises(
+        errors.ClassroomError, match=rf"a student edition \(such as {re.escape(str(tmp_path / 'bleu'))}\)$"
+    ):
+        grader.grade(tmp_path)
+
+
+def test_a_missing_lesson_module_is_named(edition, tmp_path):
+    student = copy_of(edition, tmp_path, "student")
+    (student / "bleu_scratch" / "lesson01_ngrams.py").unlink()
+    marks = grader.grade(student, only=["01"]).marks
+    assert {mark.reason for mark in marks} == {"bleu_scratch/lesson01_ngrams.py is missing"}
 
 
 def test_the_table_ends_with_the_score(fresh_report):
