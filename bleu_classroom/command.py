@@ -156,11 +156,13 @@ def _nbgrader_course(args: argparse.Namespace) -> None:
         f"and {args.course_dir / 'nbgrader_config.py'}\n"
         f"next, in {args.course_dir}: nbgrader generate_assignment {course.assignment}"
     )
-    first = min((int(name[:2]) for name in course.notebooks if name[:2].isdigit()), default=1)
-    if first > 1:  # the package is handed in whole: its earlier lessons are what these lessons call
+    chosen = {int(name[:2]) for name in course.notebooks if name[:2].isdigit()}
+    earlier = [f"{lesson:02d}" for lesson in range(1, max(chosen, default=0)) if lesson not in chosen]
+    if earlier:  # the package is handed in whole: its earlier lessons are what these lessons call
         print(
-            f"note: students hand in the whole package: lessons 01-{first - 1:02d} must be written in this "
-            "assignment's bleu_scratch too (copied from their earlier assignments), or what calls them scores 0",
+            f"note: students hand in the whole package: lesson{'s' * (len(earlier) > 1)} {', '.join(earlier)} "
+            "must be written in this assignment's bleu_scratch too (copied from their earlier assignments), "
+            "or what calls them scores 0",
             file=sys.stderr,
         )
 

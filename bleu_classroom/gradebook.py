@@ -98,7 +98,9 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
         scores = submissions.get(student, {})
         try:
             if student not in submissions:
-                raise ClassroomError("no submission")
+                handed_in = (course_dir / "submitted" / student / assignment).is_dir()
+                late = f"handed in, not autograded yet: run nbgrader autograde {assignment} --student {student}"
+                raise ClassroomError(late if handed_in else "no submission")
             package = grade(_submission(course_dir, student, assignment), cache=True).marks
         except SandboxUnavailable:
             raise  # for every student alike: grading stops

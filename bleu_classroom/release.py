@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ INSTRUCTOR_ONLY = {"README.md", "bleu_classroom/", "tools/refresh_notebooks.py",
 # The tests of the instructor's README and guides (the edition's README is the student README), and the whole
 # check, whose first step installs the grader's sandbox.
 INSTRUCTOR_ONLY |= {"tests/test_docs.py", "tools/check.sh"}
+# The maintainers' tool that sets the repository's name in files the edition leaves out or rewrites, and its test.
+INSTRUCTOR_ONLY |= {"tools/repository.py", "tests/tools/test_repository.py"}
 # The edition's pytest hooks (a test that reaches an unwritten exercise is skipped there).
 RENAMED = {"bleu_classroom/edition_conftest.py": "conftest.py"}
 
@@ -62,7 +65,8 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
             "or pass --source CHECKOUT"
         )
     edition = Edition({}, [], {}, {})
-    for rel in _tracked_files(source, skip):
+    tracked = _tracked_files(source, skip)
+    for rel in tracked:
         raw = (source / rel).read_bytes()
         if _instructor_only(rel, raw):
             continue
@@ -84,7 +88,7 @@ def build_edition(source: Path = REPO_ROOT, skip: Path | None = None) -> Edition
                             f"{rel}:{number}: solution markers are only supported in .py and .ipynb files"
                         )
         target = RENAMED.get(rel, rel)
-        if target in edition.files or (target != rel and (source / target).exists()):
+        if target in edition.files or (target != rel and target in tracked):
             raise ClassroomError(f"{rel} and {target} would both be the edition's {target}")
         edition.files[target] = content
         edition.regions.extend(regions)
@@ -160,17 +164,25 @@ def _tracked_files(source: Path, skip: Path | None) -> list[str]:
     except FileNotFoundError:
         raise ClassroomError("the release needs git: it takes the files git tracks in the checkout") from None
     except subprocess.CalledProcessError as error:
-        said = error.stderr.decode("utf-8", "replace").strip().splitlines()
+        said = [line.strip() for line in error.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        fatal = next((line for line in said if line.startswith("fatal:")), said[-1] if said else "git ls-files failed")
         raise ClassroomError(
-            f"{source} is not a git checkout ({said[-1] if said else 'git ls-files failed'}): the release takes the "
-            "files git tracks, so clone the repository with git, and git add a file of your own to release it"
+            f"git cannot list the files of {source} ({fatal}): the release takes the files git tracks in a clone"
         ) from None
+    names = sorted(set(filter(None, listed.decode("utf-8", "surrogateescape").split("\0"))))  # a conflict lists 3
+    if not any(name.startswith("bleu_scratch/") for name in names):
+        raise ClassroomError(
+            f"git tracks no lessons in {source}: the release takes the files git tracks, so clone the repository "
+            "with git (or git add the lessons there)"
+        )
     kept = []
-    for rel in sorted(filter(None, listed.decode("utf-8", "surrogateescape").split("\0"))):
-        parts = rel.split("/")
-        inside_skip = skip is not None and (source / rel).resolve().is_relative_to(skip)
-        skipped = inside_skip or any(part in SKIPPED_NAMES or _skipped_pattern(part) for part in parts)
-        if not skipped and (source / rel).is_file():  # a tracked file deleted from the working tree is not released
+    for rel in names:
+        path = source / rel
+        if path.is_symlink() and not path.resolve().is_relative_to(source.resolve()):
+            raise ClassroomError(f"{rel} is a link to a file outside the checkout; the release copies no such file")
+        inside_skip = skip is not None and path.resolve().is_relative_to(skip)
+        skipped = inside_skip or any(part in SKIPPED_NAMES or _skipped_pattern(part) for part in rel.split("/"))
+        if not skipped and path.is_file():  # a tracked file deleted from the working tree is not released
             kept.append(rel)
     return kept
 
@@ -235,21 +247,24 @@ def _gitignore_for(text: str, files: dict[str, bytes]) -> str:
 
 
 def _pyproject_for(text: str, files: dict[str, bytes]) -> str:
-    """Drop the console scripts (and the comment above each) whose package the edition leaves out.
+    """Drop the console scripts (and the comment above each) whose module the edition leaves out.
 
     >>> scripts = '[project.scripts]\\nbleu-scratch = "bleu_cli:main"\\n# Course\\n'
-    >>> text = scripts + 'bleu-classroom = "bleu_classroom.command:main"'
+    >>> text = scripts + "'bleu-classroom'  =  'bleu_classroom.command:main'"
     >>> print(_pyproject_for(text, {"bleu_cli/__init__.py": b""}), end="")
     [project.scripts]
     bleu-scratch = "bleu_cli:main"
     """
+    scripts = tomllib.loads(text).get("project", {}).get("scripts", {})
+    shipped = {rel.split("/")[0].removesuffix(".py") for rel in files}
+    dropped = {name for name, target in scripts.items() if re.split(r"[.:]", target)[0] not in shipped}
     kept: list[str] = []
     section = ""
     for line in text.splitlines():
         if line.startswith("["):
             section = line.strip()
-        script = re.fullmatch(r'[\w-]+ = "(\w+)[.:][\w.:]*"', line.strip()) if section == "[project.scripts]" else None
-        if script and not any(rel.startswith(f"{script[1]}/") for rel in files):
+        key = line.split("=")[0].strip().strip("\"'")
+        if section == "[project.scripts]" and "=" in line and key in dropped:
             while kept and kept[-1].startswith("#"):
                 kept.pop()
             continue

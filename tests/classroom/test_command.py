@@ -36,9 +36,11 @@ def test_a_csv_that_cannot_be_written_is_said_before_any_grading(tmp_path, capsy
 def test_an_assignment_of_later_lessons_says_the_earlier_ones_are_handed_in_too(tmp_path, capsys):
     assert command.main(["nbgrader-course", str(tmp_path), "--assignment", "week2", "--notebooks", "03"]) == 0
     assert capsys.readouterr().err == (
-        "note: students hand in the whole package: lessons 01-02 must be written in this assignment's bleu_scratch "
+        "note: students hand in the whole package: lessons 01, 02 must be written in this assignment's bleu_scratch "
         "too (copied from their earlier assignments), or what calls them scores 0\n"
     )
+    assert command.main(["nbgrader-course", str(tmp_path), "--assignment", "week3", "--notebooks", "00", "02"]) == 0
+    assert "note: students hand in the whole package: lesson 01 must be written" in capsys.readouterr().err
     assert command.main(["nbgrader-course", str(tmp_path), "--assignment", "week1", "--notebooks", "01", "02"]) == 0
     assert capsys.readouterr().err == ""
 

@@ -139,15 +139,18 @@ def test_a_student_without_submission_or_autograded_folder_gets_zero_and_a_note(
     shutil.copytree(nbgrader_course, course)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as book:
         book.add_student("dave")  # enrolled, handed nothing in
+        book.add_student("erin")  # handed in after autograde ran
+    shutil.copytree(course / "submitted" / "fresh", course / "submitted" / "erin")
     shutil.rmtree(course / "autograded" / "fresh")  # what nbgrader does when autograde fails (an unreadable notebook)
     out = tmp_path / "grades.csv"
     assert command.main(["course-grades", str(course), "--csv", str(out)]) == 0
     with out.open(encoding="utf-8", newline="") as file:
         totals = {row[0]: row[-1] for row in list(csv.reader(file))[1:]}
-    assert totals == {"dave": "0", "filled": totals["filled"], "fresh": "0", "intruder": totals["intruder"]}
+    assert totals == {"dave": "0", "erin": "0", "fresh": "0"} | {name: totals[name] for name in ("filled", "intruder")}
     notes = capsys.readouterr().err.splitlines()
     assert notes == [
         "note: dave not graded: no submission",
+        f"note: erin not graded: handed in, not autograded yet: run nbgrader autograde {ASSIGNMENT} --student erin",
         f"note: fresh not graded: autograded/fresh/{ASSIGNMENT} is missing: nbgrader autograde did not finish for "
         f"fresh (its output says why; the submission is submitted/fresh/{ASSIGNMENT})",
     ]

@@ -82,7 +82,7 @@ def test_a_later_lesson_written_on_unwritten_earlier_ones_says_what_it_waits_for
     for mark in marks:
         assert re.fullmatch(
             r"waits for \w+ of lesson0[12], not written in this package \(NotImplementedError at lesson0[12]_\w+\.py:"
-            r"\d+ in \w+\): each assignment's package holds the earlier lessons too",
+            r"\d+ in \w+\): write it in this package too",
             mark.reason,
         ), mark.reason
 
