@@ -7,7 +7,9 @@ each lesson's setup cell calls ``start_lesson`` to set up its kernel.
 
 import ast
 import inspect
+import math
 import os
+import sys
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,6 +18,8 @@ from typing import Any
 from .exercises import unwritten_exercise
 
 _previewed: set[str] = set()
+_said: set[str] = set()  # the warnings a session has shown once
+RECORDED_ON = (3, 11)  # the Python of the real tools' runs in data/ (their files say which release)
 WHAT_TO_DO = "Write it there, save the file, then run the cells again (the lesson reloads a module you save)."
 
 
@@ -37,6 +41,39 @@ def with_warnings(function: Callable, *args: Any, **kwargs: Any) -> tuple[Any, l
         warnings.simplefilter("always")
         value = function(*args, **kwargs)
     return value, [str(w.message).strip().splitlines()[0] for w in caught]
+
+
+def as_recorded(ours: Any, theirs: Any) -> bool:
+    """Whether a value computed here is one a real tool gave when its run was recorded (in ``data/``).
+
+    Exactly, on the Python the runs were recorded with (``RECORDED_ON``). From Python 3.12 on,
+    ``sum()`` adds floats with compensation and rounds some sums differently (in the tools' own
+    code too), so there floats are compared within 1e-12 of each other, and a warning says so.
+
+    >>> as_recorded((21.609767939750313, 0.001), (21.609767939750313, 0.001))
+    True
+    >>> as_recorded(0.16015340455745244, 0.16015340455745247)  # on Python 3.11: to the last bit
+    False
+    """
+    if sys.version_info[:2] == RECORDED_ON:
+        return bool(ours == theirs)
+    if "as_recorded" not in _said:  # once a session
+        _said.add("as_recorded")
+        warnings.warn(
+            f"the runs were recorded with Python {RECORDED_ON[0]}.{RECORDED_ON[1]}, whose sum() rounds some float "
+            f"sums differently from this Python {sys.version_info[0]}.{sys.version_info[1]}: floats are compared "
+            "within 1e-12",
+            stacklevel=2,
+        )
+    return _close(ours, theirs)
+
+
+def _close(ours: Any, theirs: Any) -> bool:
+    if isinstance(ours, float) and isinstance(theirs, float):
+        return math.isclose(ours, theirs, rel_tol=1e-12, abs_tol=1e-12)
+    if isinstance(ours, (tuple, list)) and isinstance(theirs, (tuple, list)):
+        return len(ours) == len(theirs) and all(map(_close, ours, theirs))
+    return bool(ours == theirs)
 
 
 def quietly(function: Callable, *args: Any, **kwargs: Any) -> Any:
