@@ -6,6 +6,7 @@ another, to the notebooks and to the code: every relative link must name a file 
 """
 
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -143,3 +144,18 @@ def test_every_guide_is_a_page_of_the_site(tmp_path):
     for broken in build_site.broken_links(tmp_path):
         target = broken.split(" -> ")[1]
         assert target.startswith("../notebooks/") and (ROOT / target[3:].split("#")[0]).is_file(), broken
+
+
+def test_without_latex2mathml_the_site_build_says_what_to_install(tmp_path):
+    """The lessons' environment has no latex2mathml (the tests' has): one line naming it, no traceback."""
+    # None in sys.modules makes the import fail as a missing package does.
+    code = (
+        "import runpy, sys; sys.modules['latex2mathml'] = None; "
+        f"sys.argv = ['build_site.py', {str(tmp_path / 'site')!r}]; "
+        f"runpy.run_path({str(ROOT / 'tools' / 'build_site.py')!r}, run_name='__main__')"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (1, "")
+    said = "tools/build_site.py needs latex2mathml for the formulas: pip install latex2mathml==3.81.1\n"
+    assert result.stderr == said
+    assert not (tmp_path / "site").exists()

@@ -43,7 +43,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import nbformat
-from latex2mathml.converter import convert as latex_to_mathml
+
+try:
+    from latex2mathml.converter import convert as latex_to_mathml
+except ModuleNotFoundError:  # the tests' environment has it; the lessons' does not
+    sys.exit("tools/build_site.py needs latex2mathml for the formulas: pip install latex2mathml==3.81.1")
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 

@@ -5,11 +5,24 @@
 # is left out wherever .venv is: git, the student edition, the linters, pytest's collection. JupyterLab serves the repository's
 # root, so that the package's modules (bleu_scratch/*.py) are in its file browser, and opens lesson 00 in
 # notebooks/. As root (a container, say) it passes --allow-root, without which JupyterLab refuses to start.
-# Arguments go to JupyterLab: `bash tools/lessons.sh --port 8889`.
+# Arguments go to JupyterLab: `bash tools/lessons.sh --port 8889`. PYTHON names the Python to use (3.11 or newer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv/lessons
-[ -d "$venv" ] || python3 -m venv "$venv"
+python=${PYTHON:-python3}  # PYTHON=python3.11 bash tools/lessons.sh, where python3 is older
+new_enough='import sys; sys.exit(sys.version_info < (3, 11))'
+if ! "$python" -c "$new_enough" 2>/dev/null; then
+    found=$("$python" --version 2>&1 || echo "not found")
+    echo "tools/lessons.sh: $python is ${found:-not found}; the lessons need Python 3.11 or newer:" \
+        "PYTHON=python3.11 bash tools/lessons.sh" >&2
+    exit 2
+fi
+# An environment an older Python left, or one without pip (Debian's python3-venv missing then), is made again.
+if [ -d "$venv" ] && ! { "$venv/bin/python" -c "$new_enough" && [ -x "$venv/bin/pip" ]; } 2>/dev/null; then
+    echo "tools/lessons.sh: $venv is from an older Python or has no pip; making it again" >&2
+    rm -rf "$venv"
+fi
+[ -d "$venv" ] || "$python" -m venv "$venv"
 # Install once, and again only after requirements.txt or pyproject.toml (its extras) changed.
 installed="$venv/installed-from.txt"
 if ! cat requirements.txt pyproject.toml | cmp -s - "$installed"; then

@@ -38,6 +38,8 @@ def checkout(folder: Path, jupyter: str) -> Path:
         (folder / name).symlink_to(ROOT / name)
     bin_folder = folder / ".venv" / "lessons" / "bin"
     bin_folder.mkdir(parents=True)
+    (bin_folder / "python").write_text("#!/bin/sh\nexit 0\n")  # new enough: the script asks it only that
+    (bin_folder / "python").chmod(0o755)
     calls = folder / "calls.txt"
     for name, body in (("pip", f'echo "pip $*" >> "{calls}"'), ("jupyter", jupyter)):
         (bin_folder / name).write_text(f"#!/bin/sh\n{body}\n")
@@ -55,6 +57,46 @@ def calls_as(user: int | None, folder: Path) -> list[str]:
     prefix = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] if user is not None else []
     subprocess.run([*prefix, "bash", str(repo / "tools" / "lessons.sh"), "--port", "8889"], check=True, timeout=60)
     return (repo / "calls.txt").read_text().splitlines()
+
+
+OLD_PYTHON = '#!/bin/sh\n[ "$1" = --version ] && echo "Python 3.10.13" && exit 0\nexit 1\n'
+
+
+def test_a_python_older_than_3_11_is_refused_in_one_line_naming_the_fix(tmp_path):
+    repo = checkout(tmp_path / "repo", "exit 0")
+    old = tmp_path / "python3.10"
+    old.write_text(OLD_PYTHON)
+    old.chmod(0o755)
+    refused = subprocess.run(
+        ["bash", str(repo / "tools" / "lessons.sh")],
+        env=dict(os.environ, PYTHON=str(old)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"tools/lessons.sh: {old} is Python 3.10.13; the lessons need Python 3.11 or newer: "
+        "PYTHON=python3.11 bash tools/lessons.sh\n"
+    )
+
+
+def test_an_environment_an_older_python_left_is_made_again(tmp_path):
+    repo = checkout(tmp_path / "repo", "exit 0")
+    venv_python = repo / ".venv" / "lessons" / "bin" / "python"
+    venv_python.write_text(OLD_PYTHON)
+    made = subprocess.run(
+        ["bash", str(repo / "tools" / "lessons.sh")],
+        env=dict(os.environ, PYTHON=sys.executable),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "is from an older Python or has no pip; making it again" in made.stderr
+    # A real environment now, of this Python (its JupyterLab is not installed: requirements.txt is empty here).
+    version = subprocess.run([str(venv_python), "--version"], capture_output=True, text=True, check=True).stdout
+    assert version.split()[1].startswith(f"{sys.version_info[0]}.{sys.version_info[1]}.")
+    assert (repo / ".venv" / "lessons" / "bin" / "pip").is_file()
 
 
 def expected_calls(as_root: bool) -> list[str]:
