@@ -156,6 +156,7 @@ def test_without_latex2mathml_the_site_build_says_what_to_install(tmp_path):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert (result.returncode, result.stdout) == (1, "")
-    said = "tools/build_site.py needs latex2mathml for the formulas: pip install latex2mathml==3.81.1\n"
+    install = f"{sys.executable} -m pip install latex2mathml==3.81.1"
+    said = f"tools/build_site.py needs latex2mathml for the formulas: {install}\n"
     assert result.stderr == said
     assert not (tmp_path / "site").exists()

@@ -47,7 +47,8 @@ import nbformat
 try:
     from latex2mathml.converter import convert as latex_to_mathml
 except ModuleNotFoundError:  # the tests' environment has it; the lessons' does not
-    sys.exit("tools/build_site.py needs latex2mathml for the formulas: pip install latex2mathml==3.81.1")
+    install = f"{sys.executable} -m pip install latex2mathml==3.81.1"
+    sys.exit(f"tools/build_site.py needs latex2mathml for the formulas: {install}")
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 

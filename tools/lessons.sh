@@ -5,24 +5,36 @@
 # is left out wherever .venv is: git, the student edition, the linters, pytest's collection. JupyterLab serves the repository's
 # root, so that the package's modules (bleu_scratch/*.py) are in its file browser, and opens lesson 00 in
 # notebooks/. As root (a container, say) it passes --allow-root, without which JupyterLab refuses to start.
-# Arguments go to JupyterLab: `bash tools/lessons.sh --port 8889`. PYTHON names the Python to use (3.11 or newer).
+# Arguments go to JupyterLab: `bash tools/lessons.sh --port 8889`. PYTHON names the Python (3.11 or newer) that
+# makes the environment; delete .venv/lessons to make it again with another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv/lessons
-python=${PYTHON:-python3}  # PYTHON=python3.11 bash tools/lessons.sh, where python3 is older
+python=${PYTHON:-python3}  # the Python that makes the environment: PYTHON=python3.11 bash tools/lessons.sh
 new_enough='import sys; sys.exit(sys.version_info < (3, 11))'
-if ! "$python" -c "$new_enough" 2>/dev/null; then
-    found=$("$python" --version 2>&1 || echo "not found")
-    echo "tools/lessons.sh: $python is ${found:-not found}; the lessons need Python 3.11 or newer:" \
-        "PYTHON=python3.11 bash tools/lessons.sh" >&2
-    exit 2
-fi
 # An environment an older Python left, or one without pip (Debian's python3-venv missing then), is made again.
-if [ -d "$venv" ] && ! { "$venv/bin/python" -c "$new_enough" && [ -x "$venv/bin/pip" ]; } 2>/dev/null; then
+if [ -d "$venv" ] && ! { "$venv/bin/python" -c "$new_enough" && "$venv/bin/python" -m pip --version; } >/dev/null 2>&1; then
+    if [ ! -w "$venv" ]; then
+        echo "tools/lessons.sh: $venv is from an older Python or has no pip, and is not yours to remake:" \
+            "delete it as its owner" >&2
+        exit 2
+    fi
     echo "tools/lessons.sh: $venv is from an older Python or has no pip; making it again" >&2
     rm -rf "$venv"
 fi
-[ -d "$venv" ] || "$python" -m venv "$venv"
+if [ ! -d "$venv" ]; then
+    if ! command -v "$python" >/dev/null 2>&1; then
+        echo "tools/lessons.sh: $python not found; the lessons need Python 3.11 or newer:" \
+            "PYTHON=python3.11 bash tools/lessons.sh" >&2
+        exit 2
+    fi
+    if ! "$python" -c "$new_enough" 2>/dev/null; then
+        echo "tools/lessons.sh: $python is $("$python" --version 2>&1 | head -n 1); the lessons need Python 3.11" \
+            "or newer: PYTHON=python3.11 bash tools/lessons.sh" >&2
+        exit 2
+    fi
+    "$python" -m venv "$venv"
+fi
 # Install once, and again only after requirements.txt or pyproject.toml (its extras) changed.
 installed="$venv/installed-from.txt"
 if ! cat requirements.txt pyproject.toml | cmp -s - "$installed"; then

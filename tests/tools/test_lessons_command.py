@@ -62,23 +62,24 @@ def calls_as(user: int | None, folder: Path) -> list[str]:
 OLD_PYTHON = '#!/bin/sh\n[ "$1" = --version ] && echo "Python 3.10.13" && exit 0\nexit 1\n'
 
 
-def test_a_python_older_than_3_11_is_refused_in_one_line_naming_the_fix(tmp_path):
+def test_a_python_older_than_3_11_or_none_is_refused_in_one_line_naming_the_fix(tmp_path):
     repo = checkout(tmp_path / "repo", "exit 0")
     old = tmp_path / "python3.10"
     old.write_text(OLD_PYTHON)
     old.chmod(0o755)
-    refused = subprocess.run(
-        ["bash", str(repo / "tools" / "lessons.sh")],
-        env=dict(os.environ, PYTHON=str(old)),
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert (refused.returncode, refused.stdout) == (2, "")
-    assert refused.stderr == (
-        f"tools/lessons.sh: {old} is Python 3.10.13; the lessons need Python 3.11 or newer: "
-        "PYTHON=python3.11 bash tools/lessons.sh\n"
-    )
+
+    def run(python: str) -> subprocess.CompletedProcess:
+        script = ["bash", str(repo / "tools" / "lessons.sh")]
+        return subprocess.run(script, env=dict(os.environ, PYTHON=python), capture_output=True, text=True, timeout=60)
+
+    # An environment made before is used whatever PYTHON says: it is only asked to make one.
+    assert run(str(old)).returncode == 0
+    shutil.rmtree(repo / ".venv" / "lessons")  # as in a fresh clone
+    fix = "the lessons need Python 3.11 or newer: PYTHON=python3.11 bash tools/lessons.sh\n"
+    for python, said in ((str(old), f"{old} is Python 3.10.13"), ("python3.99", "python3.99 not found")):
+        refused = run(python)
+        assert (refused.returncode, refused.stdout, refused.stderr) == (2, "", f"tools/lessons.sh: {said}; {fix}")
+    assert not (repo / ".venv" / "lessons").exists()
 
 
 def test_an_environment_an_older_python_left_is_made_again(tmp_path):
