@@ -60,7 +60,10 @@ def test_a_signal_as_the_command_starts_leaves_nothing_behind(long_input):
         command.send_signal(signal.SIGTERM)
         out, err = command.communicate(timeout=PATIENCE)
         # Before the command handles signals, SIGTERM ends it as it ends any process: the shell says 143 too.
-        assert command.returncode in (143, -signal.SIGTERM) and (out, err) == (b"", b""), (moment, err)
+        # (Status 0 with nothing printed was seen once in a full run: Popen says 0 when another waiter, or an
+        # ignored SIGCHLD, took the child's status first. The message says which was in place.)
+        seen = (moment, out[-300:], err[-300:], f"SIGCHLD handler: {signal.getsignal(signal.SIGCHLD)}")
+        assert command.returncode in (143, -signal.SIGTERM) and (out, err) == (b"", b""), seen
         assert left_running(command) == []
 
 
