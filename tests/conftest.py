@@ -245,6 +245,9 @@ SLOW_TESTS = {
     "tests/notebooks/test_autoreload.py::test_a_module_saved_between_two_cells_is_what_the_next_cell_runs",
     # a JupyterLab server, started as the learner's command starts it
     "tests/tools/test_lessons_command.py::test_jupyterlab_starts_for_this_user_with_lesson_00_and_the_package_in_its_file_browser",
+    # a real virtual environment made again; three nbgrader courses laid out, each from a student edition
+    "tests/tools/test_lessons_command.py::test_an_environment_an_older_python_left_is_made_again",
+    "tests/classroom/test_command.py::test_an_assignment_of_later_lessons_says_the_earlier_ones_are_handed_in_too",
 }
 # Words in a test's name that say it starts a cluster.
 CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask", "worker")
