@@ -174,8 +174,7 @@ def _course_grades(args: argparse.Namespace) -> None:
         raise ClassroomError(f"cannot write {args.csv}: give a file name in a folder that exists")
     grades = course_grades(args.course_dir, args.assignment)
     for student in grades:
-        reasons = {mark.reason for lesson in student.lessons for mark in lesson.functions}
-        if len(reasons) == 1 and (reason := reasons.pop()).startswith("not graded: "):  # so for every function
+        if (reason := student.not_graded()) is not None:
             print(f"note: {student.student} {reason}", file=sys.stderr)
     if args.feedback:
         pages = add_package_feedback(args.course_dir, args.assignment, grades)

@@ -20,6 +20,8 @@ from .jail import SandboxUnavailable
 from .report import Mark
 from .units import UNITS
 
+NOT_GRADED = "not graded: "  # the start of every function's reason where the whole package was not graded
+
 
 @dataclass
 class LessonGrade:
@@ -67,6 +69,12 @@ class StudentGrade:
         notebook = [sum(getattr(lesson, f) for lesson in self.lessons) for f in ("notebook_points", "notebook_max")]
         return LessonGrade("total", "total", *notebook, [mark for lesson in self.lessons for mark in lesson.functions])
 
+    def not_graded(self) -> str | None:
+        """Why the package was not graded at all (the one reason of every function), or None."""
+        reasons = {mark.reason for lesson in self.lessons for mark in lesson.functions}
+        reason = reasons.pop() if len(reasons) == 1 else ""
+        return reason if reason.startswith(NOT_GRADED) else None
+
     def as_dict(self) -> dict:
         total = self.total().as_dict()
         kept = ("notebook_points", "package_points", "points", "max_points")
@@ -105,7 +113,7 @@ def course_grades(course_dir: Path, assignment: str) -> list[StudentGrade]:
         except SandboxUnavailable:
             raise  # for every student alike: grading stops
         except ClassroomError as error:  # this submission's problem: the others are graded
-            package = [Mark(unit, 0, f"not graded: {error}") for unit in UNITS]
+            package = [Mark(unit, 0, f"{NOT_GRADED}{error}") for unit in UNITS]
         lessons = []
         for name, max_score in notebooks:
             lesson = name.split("_", 1)[0]  # "01", "A1"

@@ -241,10 +241,12 @@ def _grade_unit(
         kind, *said = answers[index]
         if kind == "raised":
             error, message, where = said
-            stub = re.match(r"(lesson\d\d)_\w+\.py:\d+ in (\w+)$", where or "")
+            stub = re.match(r"lesson(\d\d)_\w+\.py:\d+ in (\w+)$", where or "")
             where = f" at {where}" if where else ""
-            if error == "NotImplementedError" and not message and stub and _lesson(stub[1] + "_") < lesson:
-                earlier = f"waits for {stub[2]} of {stub[1]}, not written in this package (NotImplementedError{where})"
+            if error == "NotImplementedError" and not message and stub and int(stub[1]) < lesson:
+                earlier = (
+                    f"waits for {stub[2]} of lesson{stub[1]}, not written in this package (NotImplementedError{where})"
+                )
                 return Mark(unit, 0, f"{earlier}: write it in this package too")
             if error == "NotImplementedError":
                 return Mark(unit, 0, f"not written yet (NotImplementedError{where})")

@@ -175,10 +175,10 @@ def _tracked_files(source: Path, skip: Path | None) -> list[str]:
             f"git tracks no lessons in {source}: the release takes the files git tracks, so clone the repository "
             "with git (or git add the lessons there)"
         )
-    kept = []
+    kept, root = [], source.resolve()
     for rel in names:
         path = source / rel
-        if path.is_symlink() and not path.resolve().is_relative_to(source.resolve()):
+        if path.is_symlink() and not path.resolve().is_relative_to(root):
             raise ClassroomError(f"{rel} is a link to a file outside the checkout; the release copies no such file")
         inside_skip = skip is not None and path.resolve().is_relative_to(skip)
         skipped = inside_skip or any(part in SKIPPED_NAMES or _skipped_pattern(part) for part in rel.split("/"))
