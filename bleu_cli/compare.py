@@ -28,13 +28,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __version__, paired_test
-from bleu_scratch.lesson09_tokenizers import tokenizer_signature
 from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
 from . import errors_off_stdout
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, TooManySamples, stop
 from .inputs import check_readable, streamed_shards
-from .report import copy_out, progress_bar
+from .report import copy_out, detokenize_warning, progress_bar, sacrebleu_signature
 from .settings import OneLineParser, positive, sentencepiece_refused, stdin_read_once, tokenizer_loaded
 
 PROG = "bleu-scratch-compare"
@@ -53,6 +52,7 @@ class CompareSettings:
     seed: int | None = 12345
     tokenize: str = "13a"
     json: bool = False
+    lowercase: bool = False
 
     @property
     def n_samples(self) -> int:
@@ -78,6 +78,9 @@ def _compare(settings: CompareSettings) -> int:
     """The comparison of ``main``, its exit status."""
     try:
         named_systems, references = read(settings)
+        if settings.lowercase:  # sacrebleu's -lc: each line lowercased before it is tokenized
+            named_systems = [(name, [line.lower() for line in lines]) for name, lines in named_systems]
+            references = [[line.lower() for line in lines] for lines in references]
         segments = len(references[0])
         # The resamples are a (samples, segments) array of 8-byte numbers: refused before numpy tries.
         if settings.n_samples * segments * 8 > os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"):
@@ -94,7 +97,16 @@ def _compare(settings: CompareSettings) -> int:
             )
     except (CommandError, NotImplementedError) as error:
         return stop(PROG, "compares", error)
-    return copy_out(io.StringIO(json_report(results, settings) if settings.json else table(results, settings)), PROG)
+    baseline = named_systems[0][1]
+    same = [name for name, lines in named_systems[1:] if lines == baseline]
+    report = json_report(results, settings, same) if settings.json else table(results, settings, same)
+    status = copy_out(io.StringIO(report), PROG)
+    if status == 0 and settings.tokenize in SACREBLEU_TOKENIZERS:
+        for name, lines in named_systems:
+            tokenized = detokenize_warning(name, lines)
+            if tokenized:
+                print(f"{PROG}: warning: {tokenized}", file=sys.stderr)
+    return status
 
 
 def parse(argv: Sequence[str]) -> CompareSettings:
@@ -110,7 +122,7 @@ def parse(argv: Sequence[str]) -> CompareSettings:
         prog=PROG,
         description=(
             "Paired significance tests of BLEU differences: each SYSTEM against BASELINE, with sacrebleu 2.6.0's "
-            "paired bootstrap resampling or approximate randomization, and each system's 95%% interval."
+            "paired bootstrap resampling or approximate randomization, and each system's 95% interval."
         ),
         epilog="Exit status: 0 with a table; 2 for bad options or input (then nothing is printed on stdout).",
     )
@@ -150,6 +162,9 @@ def parse(argv: Sequence[str]) -> CompareSettings:
             "ja-mecab ([ja] extra), ko-mecab ([ko] extra): sacrebleu's; lowercase, punctuation, paper: lesson 01's"
         ),
     )
+    parser.add_argument(
+        "--lowercase", action="store_true", help="lowercase every line before tokenizing, as sacrebleu's -lc"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     args = parser.parse_args(argv)
@@ -164,16 +179,18 @@ def parse(argv: Sequence[str]) -> CompareSettings:
         args.seed,
         args.tokenize,
         args.json,
+        args.lowercase,
     )
 
 
 def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[list[str]]]:
     """The systems as ``(path, lines)`` pairs, the baseline first, and the reference streams; bad input raises."""
     names = [settings.baseline, *settings.systems]
-    repeated = next((name for i, name in enumerate(names) if name in names[:i]), None)
-    if repeated is not None:
-        raise GivenTwice(repeated)
     check_readable([*names, *settings.references])
+    for i, name in enumerate(names):
+        earlier = next((other for other in names[:i] if _same_file(name, other)), None)
+        if earlier is not None:
+            raise GivenTwice(name, earlier)
     streams = {path: file_lines(path) for path in [*names, *settings.references]}
     if not streams[settings.baseline]:
         raise EmptyHypothesis(settings.baseline)
@@ -182,6 +199,13 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
     if wrong:
         raise SegmentCounts(settings.baseline, expected, wrong)
     return [(name, streams[name]) for name in names], [streams[path] for path in settings.references]
+
+
+def _same_file(path: str, other: str) -> bool:
+    """Whether two names of readable files (``-`` is standard input) are one file: a link or ``./`` is no other."""
+    if path == other:
+        return True
+    return "-" not in (path, other) and os.path.samefile(path, other)
 
 
 def file_lines(path: str) -> list[str]:
@@ -202,19 +226,22 @@ def signature(settings: CompareSettings) -> str | None:
 
     >>> signature(CompareSettings("b", ("s",), ("r",), test="ar"))
     'nrefs:1|bs:1000|ar:10000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+
+    With ``ar`` the intervals come from 1,000 bootstrap resamples, and so does the ``bs`` field: sacrebleu's
+    ``PairedTest(..., n_ar_confidence=1000)`` signs them so (``sacrebleu --paired-ar`` prints no intervals).
     """
     if settings.tokenize not in SACREBLEU_TOKENIZERS:
         return None
-    tests = f"bs:{settings.n_samples}" if settings.test == "bs" else f"bs:{INTERVAL_SAMPLES}|ar:{settings.n_samples}"
     seed = "none" if settings.seed is None else settings.seed
-    return (
-        f"nrefs:{len(settings.references)}|{tests}|seed:{seed}|case:mixed|eff:no|"
-        f"tok:{tokenizer_signature(settings.tokenize)}|smooth:exp|version:2.6.0"
-    )
+    tests = f"bs:{settings.n_samples}" if settings.test == "bs" else f"bs:{INTERVAL_SAMPLES}|ar:{settings.n_samples}"
+    tests += f"|seed:{seed}|"
+    return sacrebleu_signature(len(settings.references), settings.tokenize, lowercase=settings.lowercase, tests=tests)
 
 
-def table(results: list[PairedResult], settings: CompareSettings) -> str:
+def table(results: list[PairedResult], settings: CompareSettings, same: Sequence[str] = ()) -> str:
     """The results as sacrebleu prints them with ``--paired-bs``: a table, then what it means.
+
+    ``same``: the systems whose text is the baseline's, line for line, which get no "*" (``_same_text``).
 
     >>> results = [
     ...     PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)),
@@ -229,11 +256,8 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
     rows = [["System", "BLEU (μ ± 95% CI)", "p-value"]]
     for result in results:
         name = result.name if result.p_value is not None else f"Baseline: {result.name}"
-        marked = (
-            ""
-            if result.p_value is None
-            else f"(p = {result.p_value:.4f}){'*' if result.p_value < SIGNIFICANCE_LEVEL else ''}"
-        )
+        significant = result.p_value is not None and result.p_value < SIGNIFICANCE_LEVEL and result.name not in same
+        marked = "" if result.p_value is None else f"(p = {result.p_value:.4f}){'*' if significant else ''}"
         rows.append([name, f"{result.score:.2f} ({result.mean:.2f} ± {result.half_width:.2f})", marked])
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     rows.insert(1, ["-" * width for width in widths])
@@ -255,6 +279,7 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
         f' - p-values below {SIGNIFICANCE_LEVEL} are marked "*": the difference is unlikely to be chance. Significance',
         "   says neither that a system is better nor by how much.",
         f" - {_comparisons(len(results) - 1)}",
+        *_same_text(same),
         "",
         f"sacrebleu's signature of these numbers: {sacrebleu}"
         if sacrebleu
@@ -263,15 +288,16 @@ def table(results: list[PairedResult], settings: CompareSettings) -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
-    """The results as JSON: the settings, then one object per system, the baseline first (its p-value null).
+def json_report(results: list[PairedResult], settings: CompareSettings, same: Sequence[str] = ()) -> str:
+    """The results as JSON: the settings, then one object per system, the baseline first (its p-value null);
+    ``same_text``: whether a system's text is the baseline's, line for line (its p-value means nothing).
 
     >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))]
     >>> report = json.loads(json_report(results, CompareSettings("a.txt", (), ("r.txt",))))
     >>> list(report["systems"][0].items())[:4]
     [('system', 'a.txt'), ('baseline', True), ('score', 26.6), ('p_value', None)]
     >>> list(report["systems"][0].items())[4:]
-    [('mean', 26.6), ('low', 25.9), ('high', 27.2), ('ci', 0.6500000000000004)]
+    [('mean', 26.6), ('low', 25.9), ('high', 27.2), ('ci', 0.6500000000000004), ('same_text', False)]
     """
     systems = [
         {
@@ -283,6 +309,7 @@ def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
             "low": result.interval[0],
             "high": result.interval[1],
             "ci": result.half_width,
+            "same_text": result.name in same,
         }
         for i, result in enumerate(results)
     ]
@@ -295,6 +322,27 @@ def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
         "signature": signature(settings),
     }
     return json.dumps(head | {"systems": systems}, ensure_ascii=False, indent=2) + "\n"
+
+
+def _same_text(names: Sequence[str]) -> list[str]:
+    """The note for systems whose text is the baseline's: their p-value is the smallest the test gives.
+
+    Every resample (or shuffle) scores such a system as the baseline, so no trial's difference
+    exceeds the 0 seen, and both tests count only the trials that exceed it. sacrebleu gives the
+    same p-value, and prints "*".
+
+    >>> print("\\n".join(_same_text(["b.txt"])))
+     - b.txt: the baseline's text, line for line. No trial differs by more than the 0 seen, so the p-value is
+       the smallest the test gives; a difference of 0 is no evidence of a difference: no "*" (sacrebleu prints one).
+    """
+    if not names:
+        return []
+    return [
+        f" - {', '.join(names)}: the baseline's text, line for line. No trial differs by more than the 0 seen, "
+        "so the p-value is",
+        "   the smallest the test gives; a difference of 0 is no evidence of a difference: no "
+        '"*" (sacrebleu prints one).',
+    ]
 
 
 def _comparisons(n_systems: int) -> str:

@@ -129,11 +129,13 @@ class SegmentCounts(CommandError):
 class GivenTwice(CommandError):
     """``bleu-scratch-compare``: a file named twice among the baseline and the systems."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__(path)
+    def __init__(self, path: str, earlier: str) -> None:
+        super().__init__(path, earlier)
 
     def message(self) -> str:
-        return f"{self.args[0]} is given twice: name the baseline and each system once"
+        path, earlier = self.args
+        named = "is given twice" if path == earlier else f"is {earlier}, given again"
+        return f"{path} {named}: name the baseline and each system once"
 
 
 class SmoothingNeeds(CommandError):

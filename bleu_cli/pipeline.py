@@ -45,8 +45,8 @@ from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
 from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, ToolFails, stop
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
-from .report import copy_out, progress_bar, score_line, tool_line, warning_text
-from .settings import Settings, parse
+from .report import copy_out, detokenize_warning, progress_bar, score_line, tool_line, warning_text
+from .settings import Settings, is_sacrebleu, parse
 from .watch import Check, watched
 
 Tokens = list[str]
@@ -132,16 +132,24 @@ def score_as_tool(settings: Settings) -> int:
     """``--as TOOL``: lesson 09's ``tool_bleu`` on every line of the files, printed with the tool's signature."""
     try:
         segments = [segment for shard in streamed_shards(settings.paths) for segment in shard]
+        if settings.lowercase:  # sacrebleu's -lc: each line lowercased before it is tokenized
+            segments = [tuple(line.lower() for line in segment) for segment in segments]
+        hypotheses = [hyp for hyp, *_ in segments]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the tool's number is what was asked for; NLTK's warning says it is 0
             try:
-                value = tool_bleu(settings.as_tool, [hyp for hyp, *_ in segments], [refs for _, *refs in segments])
+                value = tool_bleu(settings.as_tool, hypotheses, [refs for _, *refs in segments])
             # nmt's and multi-bleu.perl's division by 0, mteval's log of 0.
             except (ArithmeticError, ValueError) as error:
                 raise ToolFails(settings.as_tool, type(error).__name__) from None
     except CommandError as error:
         return stop("bleu-scratch", "scores", error)
-    return copy_out(io.StringIO(tool_line(settings.as_tool, value, settings.json) + "\n"), "bleu-scratch")
+    line = tool_line(settings.as_tool, value, settings.json, len(settings.references), settings.lowercase)
+    status = copy_out(io.StringIO(line + "\n"), "bleu-scratch")
+    tokenized = detokenize_warning(settings.hypothesis, hypotheses) if is_sacrebleu(settings.as_tool) else None
+    if status == 0 and tokenized:
+        print(f"bleu-scratch: warning: {tokenized}", file=sys.stderr)
+    return status
 
 
 def _write_scores(settings: Settings, output: IO[str]) -> list[str]:

@@ -19,9 +19,10 @@ from typing import IO, Any
 
 from bleu_scratch import BleuStats, brevity_penalty, tool_signature
 from bleu_scratch.lesson05_sentence import ZERO_ORDER_WARNING
+from bleu_scratch.lesson09_tokenizers import tokenizer_signature
 
 from .errors import Unwritable, stop
-from .settings import Settings
+from .settings import Settings, is_sacrebleu
 
 # A bar appears only once scoring has taken this long (seconds): short runs stay quiet.
 PROGRESS_DELAY = 1.0
@@ -61,15 +62,59 @@ def score_line(score: float, stats: BleuStats, settings: Settings, corpus: bool 
     )
 
 
-def tool_line(tool: str, value: Any, as_json: bool = False) -> str:
-    """The number ``tool`` returns, as Python prints it, then the signature of what was computed (or JSON).
+def tool_line(tool: str, value: Any, as_json: bool = False, references: int = 1, lowercase: bool = False) -> str:
+    """The number ``tool`` returns, as Python prints it, then the signature of what was computed (or JSON):
+    sacrebleu's own signature for sacrebleu, the one to report with its number.
 
     >>> tool_line("nmt", 0.25)
     'nmt = 0.25 (tensorflow/nmt compute_bleu|tok:whitespace|ref:shortest|smooth:no|scale:0-1)'
+    >>> tool_line("sacrebleu-smooth-floor", 25.0, references=2)
+    'sacrebleu-smooth-floor = 25.0 (nrefs:2|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0)'
     """
+    if is_sacrebleu(tool):
+        kind, _, name = tool.removeprefix("sacrebleu").removeprefix("-").partition("-")
+        settings = {"tokenize": name} if kind == "tok" else {"smooth": name} if kind == "smooth" else {}
+        signature = sacrebleu_signature(references, lowercase=lowercase, **settings)
+    else:
+        signature = tool_signature(tool)
     if as_json:
-        return json.dumps({"tool": tool, "score": float(value), "signature": tool_signature(tool)})
-    return f"{tool} = {value!s} ({tool_signature(tool)})"
+        return json.dumps({"tool": tool, "score": float(value), "signature": signature})
+    return f"{tool} = {value!s} ({signature})"
+
+
+def sacrebleu_signature(
+    references: int, tokenize: str = "13a", smooth: str = "exp", lowercase: bool = False, tests: str = ""
+) -> str:
+    """sacrebleu 2.6.0's signature of its BLEU: ``tests`` are its paired tests' fields (``bs:1000|seed:12345|``).
+
+    A smoothing method with a value shows sacrebleu's default value, as sacrebleu prints it.
+
+    >>> sacrebleu_signature(1, lowercase=True)
+    'nrefs:1|case:lc|eff:no|tok:13a|smooth:exp|version:2.6.0'
+    """
+    value = {"floor": "[0.10]", "add-k": "[1.00]"}.get(smooth, "")
+    return (
+        f"nrefs:{references}|{tests}case:{'lc' if lowercase else 'mixed'}|eff:no|"
+        f"tok:{tokenizer_signature(tokenize)}|smooth:{smooth}{value}|version:2.6.0"
+    )
+
+
+def detokenize_warning(path: str, hypotheses: list[str]) -> str | None:
+    """sacrebleu's warning for a hypothesis file that looks tokenized: 100 lines or more end in " .".
+
+    >>> print(detokenize_warning("hyp.txt", ["It works ."] * 100).split(": it")[0])
+    hyp.txt: 100 lines end in a tokenized period ('.')
+    >>> print(detokenize_warning("hyp.txt", ["It works ."] * 99 + ["It works."]))
+    None
+    """
+    periods = sum(line.endswith(" .") for line in hypotheses)
+    if periods < 100:
+        return None
+    name = "standard input" if path == "-" else path
+    return (
+        f"{name}: {periods} lines end in a tokenized period ('.'): it looks like the test data is not detokenized, "
+        "which may hurt the score; sacrebleu warns so too (it wants detokenized text)"
+    )
 
 
 def warning_text(message: str, max_n: int) -> str:

@@ -113,12 +113,19 @@ DECIDED_BY_THE_TOOL = {"weights": DEFAULT_WEIGHTS, "smoothing": 0, "lowercase": 
 def _alone_with_as(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--as TOOL`` scores as the tool does: an option that would change how is refused, and so is --sentence."""
     for option, default in DECIDED_BY_THE_TOOL.items():
+        if option == "lowercase" and is_sacrebleu(args.as_tool):
+            continue  # sacrebleu's own -lc
         if getattr(args, option) != default:
             parser.error(f"--as {args.as_tool} scores with the tool's own {option}: drop --{option}")
     if args.sentence or args.jobs > 1 or args.scheduler:
         parser.error(f"--as {args.as_tool} gives the tool's corpus score here: drop --sentence, --jobs and --scheduler")
     if "-tok-" in args.as_tool:  # sacrebleu's tokenizer NAME: its extra, if it needs one, must be there
         tokenizer_loaded(parser, args.as_tool.rsplit("-tok-", 1)[1])
+
+
+def is_sacrebleu(tool: str) -> bool:
+    """Whether ``--as tool`` is sacrebleu itself, with one of its tokenizers or smoothing methods."""
+    return tool == "sacrebleu" or tool.startswith("sacrebleu-")
 
 
 class OneLineParser(argparse.ArgumentParser):

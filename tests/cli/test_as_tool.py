@@ -1,6 +1,8 @@
 """``bleu-scratch --as TOOL``: another tool's number for the same files, with what was computed."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +33,48 @@ def test_as_sacrebleu_prints_sacrebleus_score(capsys, wmt15):
     status, out, _ = run_main(capsys, "--as", "sacrebleu", wmt15["raw hypothesis"], wmt15["raw reference"], "--json")
     theirs = sacrebleu.corpus_bleu(lines(wmt15["raw hypothesis"]), [lines(wmt15["raw reference"])]).score
     assert status == 0
-    assert json.loads(out) == {"tool": "sacrebleu", "score": theirs, "signature": tool_signature("sacrebleu")}
+    assert json.loads(out)["score"] == theirs
+
+
+@pytest.mark.parametrize(
+    "tool, options, settings",
+    [
+        ("sacrebleu", [], {}),
+        ("sacrebleu", ["--lowercase"], {"lowercase": True}),
+        ("sacrebleu-tok-intl", ["--lowercase"], {"lowercase": True, "tokenize": "intl"}),
+        ("sacrebleu-tok-none", [], {"tokenize": "none"}),
+        ("sacrebleu-smooth-floor", [], {"smooth_method": "floor"}),
+        ("sacrebleu-smooth-add-k", [], {"smooth_method": "add-k"}),
+        ("sacrebleu-smooth-none", [], {"smooth_method": "none"}),
+    ],
+)
+def test_as_sacrebleu_prints_sacrebleus_number_and_signature(capsys, wmt15, tool, options, settings):
+    hypothesis, reference = wmt15["raw hypothesis"], wmt15["raw reference"]
+    status, out, _ = run_main(capsys, "--as", tool, hypothesis, reference, reference, *options)
+    metric = sacrebleu.BLEU(**settings)
+    theirs = metric.corpus_score(lines(hypothesis), [lines(reference), lines(reference)])
+    assert (status, out) == (0, f"{tool} = {theirs.score} ({metric.get_signature()})\n")
+
+
+def test_tokenized_text_gets_sacrebleus_warning_after_the_score(tmp_path):
+    # sacrebleu warns from 100 lines that end in " ." on: 99 such lines and 1 other are quiet, 100 are not.
+    reference = write(tmp_path / "ref", b"A cat sat .\n" * 100)
+    for periods, warned in [(99, False), (100, True)]:
+        hypothesis = write(tmp_path / "hyp", b"A cat sat .\n" * periods + b"A cat sat.\n" * (100 - periods))
+        result = run_module("--as", "sacrebleu", hypothesis, reference)
+        theirs = subprocess.run(
+            [sys.executable, "-m", "sacrebleu", reference, "-i", hypothesis, "-b"], capture_output=True, text=True
+        )
+        assert ("tokenized period" in theirs.stderr) is warned
+        assert result.returncode == 0 and result.stdout.startswith("sacrebleu = ")
+        if warned:
+            assert result.stderr == (
+                f"bleu-scratch: warning: {hypothesis}: 100 lines end in a tokenized period ('.'): it looks like the "
+                "test data is not detokenized, which may hurt the score; sacrebleu warns so too (it wants "
+                "detokenized text)\n"
+            )
+        else:
+            assert result.stderr == ""
 
 
 @pytest.mark.parametrize("tool", ["nmt", "nmt-smooth", "torchmetrics", "torchmetrics-sacrebleu", "d2l", "mteval-v13a"])
@@ -65,7 +108,7 @@ def test_a_bad_tool_name_is_one_line_and_exit_2(wmt15):
     [
         (["--tokenize", "13a"], "--as nmt scores with the tool's own tokenize: drop --tokenize"),
         (["--weights", "0.5,0.5"], "drop --weights"),
-        (["--lowercase"], "drop --lowercase"),
+        (["--lowercase"], "drop --lowercase"),  # sacrebleu's own -lc is --as sacrebleu --lowercase
         (["--sentence"], "drop --sentence, --jobs and --scheduler"),
     ],
 )

@@ -132,6 +132,35 @@ def test_seed_none_and_other_tokenizers(capsys, files):
     assert out.splitlines()[-1] == "tokenizer 'punctuation' is lesson 01's; sacrebleu has none of that name"
 
 
+def test_lowercase_is_sacrebleus_lc(capsys, files):
+    *systems, _, reference = files
+    metrics = {"BLEU": BLEU(references=[read_lines(reference)], lowercase=True)}
+    named = [(path, read_lines(path)) for path in systems]
+    os.environ.pop("SACREBLEU_SEED", None)
+    signatures, results = PairedTest(named, metrics, None, test_type="bs", n_samples=100)()
+    status, out, _ = run_compare(capsys, *files, "--samples", "100", "--lowercase", "--json")
+    report = json.loads(out)
+    assert status == 0 and json_rows(report) == sacrebleu_rows(results)
+    assert report["signature"] == signatures["BLEU"].format() and "case:lc" in report["signature"]
+
+
+def test_a_system_with_the_baselines_text_gets_sacrebleus_p_value_and_no_star(capsys, tmp_path, files):
+    baseline, _, _, option, reference = files
+    copy = write(tmp_path / "copy.txt", Path(baseline).read_bytes())
+    argv = [baseline, copy, option, reference, "--samples", "100"]
+    os.environ.pop("SACREBLEU_SEED", None)
+    metrics = {"BLEU": BLEU(references=[read_lines(reference)])}
+    named = [(path, read_lines(path)) for path in [baseline, copy]]
+    _, results = PairedTest(named, metrics, None, test_type="bs", n_samples=100)()
+    assert results["BLEU"][1].p_value == 1 / 101  # sacrebleu's: no resample differs by more than 0
+    status, out, _ = run_compare(capsys, *argv, "--json")
+    assert status == 0 and json_rows(json.loads(out)) == sacrebleu_rows(results)
+    assert [system["same_text"] for system in json.loads(out)["systems"]] == [False, True]
+    status, out, _ = run_compare(capsys, *argv)
+    assert "(p = 0.0099)" in out.splitlines()[3] and "*" not in out.splitlines()[3]
+    assert f" - {copy}: the baseline's text, line for line." in out
+
+
 @pytest.fixture(scope="module")
 def scripts(tmp_path_factory):
     """Files of several scripts: the baseline, a system (each line's first half) and the reference."""
@@ -183,6 +212,10 @@ def bad_inputs(tmp_path, files) -> dict[str, tuple[list[str], str]]:
         "invalid UTF-8": ([baseline, latin1, "-r", baseline], "latin1.txt, line 5: not valid UTF-8"),
         "a system given twice": ([baseline, short, short, "-r", baseline], f"{short} is given twice"),
         "the baseline given as a system": ([baseline, baseline, "-r", baseline], f"{baseline} is given twice"),
+        "a system given twice by two names": (
+            [baseline, system, f"{Path(system).parent}/./{Path(system).name}", "-r", baseline],
+            f"is {system}, given again: name the baseline and each system once",
+        ),
     }
 
 
@@ -195,6 +228,7 @@ BAD_INPUTS = [
     "invalid UTF-8",
     "a system given twice",
     "the baseline given as a system",
+    "a system given twice by two names",
 ]
 
 
