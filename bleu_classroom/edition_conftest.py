@@ -27,7 +27,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 stopped_notebooks: dict[Path, str] = {}  # notebook -> the exercise its first stopped cell waits for
 waiting: Counter = Counter()  # exercise -> number of tests skipped for it
 # The command the tests of a file in tests/cli/ run: bleu-scratch unless named here.
-COMMAND_TESTS = {"test_compare.py": "bleu-scratch-compare"}
+COMMAND_TESTS = {"test_compare.py": "bleu-scratch-compare", "test_guides_examples.py": "bleu-scratch-compare"}
 
 
 @pytest.hookimpl(wrapper=True)
