@@ -233,7 +233,7 @@ def _from_arrays(
         parts = [part.astype(object) for part in parts]  # ids past int64's range, numbered below as Python ints
     # Each part as int64 before they are joined: numpy would join int64 and uint64 as float64, merging large ids.
     tokens = np.concatenate([part.astype(np.int64) if part.dtype != object else part for part in parts])
-    if len(tokens) and (tokens.min() < 0 or tokens.max() >= ID_LIMIT):
+    if len(tokens) and tokens.max() >= ID_LIMIT:  # the door refused negative ids
         _, tokens = np.unique(tokens, return_inverse=True)  # ids numbered 0, 1, 2, ... in the order of their values
     rows, whose = _in_rows(tokens.astype(np.int64), hyp_mask, ref_mask)
     refs_per_sentence = np.full(len(hypotheses), references.shape[1], dtype=np.int64)

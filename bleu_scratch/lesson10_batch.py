@@ -145,7 +145,11 @@ def batch_sentence_bleu(
     (batch, references, length), or (batch, length) for one reference each.
     A row's tokens are its first ``hypothesis_lengths`` (``reference_lengths``:
     shape (batch,) or (batch, references)), or those that are not ``pad_id``
-    (padding before or after them), or the whole row.
+    (padding before or after them), or the whole row. A reference row of no
+    token is an empty reference, as NLTK scores ``[]``: its length 0 can set
+    the brevity penalty. To give a pair fewer references than the array holds,
+    repeat one of its references in the rows left: a copy changes no count and
+    no length, so the score is NLTK's for the real references alone.
 
     >>> batch_sentence_bleu([[[1, 2, 3, 4]], [[5, 6]]], [[1, 2, 3, 4], [5, 6]], weights=(0.5, 0.5))
     [1.0, 1.0]

@@ -179,9 +179,16 @@ def named_bad_token(list_of_references: Any, hypotheses: Any) -> Iterator[None]:
 def batch(arguments: dict[str, Any], function: str) -> None:
     """As ``numbered_corpus``; or 2-D integer arrays of token ids, with ``pad_id`` or lengths marking their tokens."""
     padding = {name: arguments[name] for name in ("pad_id", "hypothesis_lengths", "reference_lengths")}
-    if getattr(arguments["hypotheses"], "ndim", None) == 2:
-        check_token_arrays(arguments["list_of_references"], arguments["hypotheses"], **padding)
+    hypotheses = arguments["hypotheses"]
+    if getattr(hypotheses, "ndim", None) == 2:
+        check_token_arrays(arguments["list_of_references"], hypotheses, **padding)
         return
+    if getattr(getattr(hypotheses, "dtype", None), "kind", None) in ("b", "i", "u", "f"):  # numbers, not 2-D
+        raise TypeError(
+            f"hypotheses is a {hypotheses.ndim}-D array of shape {hypotheses.shape}, but a batch of token ids is a "
+            f"2-D array, (batch, length){' (one sentence: hypotheses[None])' if hypotheses.ndim == 1 else ''}; "
+            f"or give lists of tokens"
+        )
     given = [name for name, value in padding.items() if value is not None]
     if given:
         raise TypeError(

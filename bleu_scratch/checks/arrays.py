@@ -22,8 +22,6 @@ def check_token_arrays(
     ...
     TypeError: hypotheses is a 2-D array of float64, but token ids are integers: ...
     """
-    import numpy as np
-
     _check_ids("hypotheses", hypotheses, (2,), "(batch, length)")
     _check_ids("list_of_references", list_of_references, (2, 3), "(batch, references, length) or (batch, length)")
     if len(hypotheses) == 0:
@@ -46,23 +44,84 @@ def check_token_arrays(
         _check_lengths(
             "reference_lengths", reference_lengths, list_of_references.shape[:-1], list_of_references.shape[-1]
         )
-    if pad_id is not None:
-        for name, rows in (("hypotheses", hypotheses), ("list_of_references", list_of_references)):
-            tokens = (rows != pad_id).reshape(-1, rows.shape[-1])
-            # One run of tokens per row: padding before it, after it, or both, never between tokens.
-            runs = np.count_nonzero(tokens[:, 1:] & ~tokens[:, :-1], axis=1) + tokens[:, 0]
-            if (runs > 1).any():
-                row = int(np.argmax(runs > 1))
-                raise ValueError(
-                    f"{name} has pad_id {pad_id} between tokens in row {row} (as flattened to (rows, length)): "
-                    f"padding may come before or after a row's tokens, not inside them"
-                )
+    pad = None if pad_id is None else int(pad_id)
+    for name, rows, lengths in (
+        ("hypotheses", hypotheses, hypothesis_lengths),
+        ("list_of_references", list_of_references, reference_lengths),
+    ):
+        if pad is not None:
+            _check_pad_id(name, rows, pad)
+            _check_padding_around_tokens(name, rows, pad)
+        if rows.dtype.kind == "i" and rows.size and rows.min() < 0:
+            from ..lesson10_arrays import tokens_mask  # imported when needed: lesson 10 imports this module
+
+            _check_no_negative_id(name, rows, tokens_mask(rows, pad, lengths), pad)
+
+
+def _check_padding_around_tokens(name: str, rows: Any, pad_id: int) -> None:
+    """``pad_id`` comes before or after each row's tokens, or both, never between them."""
+    import numpy as np
+
+    if rows.shape[-1] == 0:  # rows of no column: nothing between tokens
+        return
+    tokens = (rows != pad_id).reshape(-1, rows.shape[-1])
+    runs = np.count_nonzero(tokens[:, 1:] & ~tokens[:, :-1], axis=1) + tokens[:, 0]
+    if (runs > 1).any():
+        row = int(np.argmax(runs > 1))
+        raise ValueError(
+            f"{name} has pad_id {pad_id} between tokens in row {row} (as flattened to (rows, length)): "
+            f"padding may come before or after a row's tokens, not inside them"
+        )
+
+
+def _check_pad_id(name: str, rows: Any, pad_id: int) -> None:
+    """``pad_id`` can occur in ``rows``: an id their integer type cannot hold pads nothing."""
+    import numpy as np
+
+    low, high = np.iinfo(rows.dtype).min, np.iinfo(rows.dtype).max
+    if not low <= pad_id <= high:
+        raise ValueError(
+            f"pad_id {pad_id} cannot occur in {name}, an array of {rows.dtype} ({low} to {high}): "
+            f"its padding is another id; give that one"
+        )
+
+
+def _check_no_negative_id(name: str, rows: Any, tokens: Any, pad_id: int | None) -> None:
+    """No token is a negative id: tokenizers number from 0, and a negative number marks padding (Hugging Face's
+    labels use -100), which scored as a token would lower the score without a word said."""
+    import numpy as np
+
+    negative = tokens & (rows < 0)
+    if negative.any():
+        place = tuple(int(i) for i in np.argwhere(negative)[0])
+        value = int(rows[place])
+        fix = (
+            f"if {value} pads {name}, give both arrays the same pad id "
+            f"(e.g. np.where({name} == {value}, {pad_id}, {name})), or pad_id={value} if it pads both"
+            if pad_id is not None
+            else f"if {value} marks padding, pass pad_id={value} (or the lengths)"
+        )
+        raise ValueError(
+            f"{name} holds {value} at {list(place)}, a negative token id, which would be scored as a word: "
+            f"token ids are 0 or more; {fix}"
+        )
 
 
 def _check_ids(name: str, array: Any, dimensions: tuple[int, ...], shape: str) -> None:
     kind = getattr(getattr(array, "dtype", None), "kind", None)
+    if isinstance(array, (list, tuple)):
+        raise TypeError(
+            f"{name} is {article(array)} while hypotheses is a 2-D array: give it as an array of shape {shape} "
+            f"too, its rows padded to one length with the pad id (np.asarray once they are), or give hypotheses "
+            f"as lists of tokens too ([row[row != pad_id].tolist() for row in hypotheses])"
+        )
+    if type(array).__name__ == "MaskedArray":
+        raise TypeError(
+            f"{name} is a numpy MaskedArray, whose mask lesson 10 does not read: give a plain array "
+            f"(np.asarray) with pad_id or lengths marking each row's tokens"
+        )
     if getattr(array, "ndim", None) not in dimensions:
-        got = f"shape {array.shape}" if hasattr(array, "shape") else f"{article(array)}: convert it with np.asarray"
+        got = f"shape {array.shape}" if hasattr(array, "shape") else article(array)
         raise TypeError(f"{name} must be an array of shape {shape} when hypotheses is a 2-D array, got {got}")
     if kind not in ("i", "u"):
         raise TypeError(

@@ -53,7 +53,10 @@ def shown_in_order(shown: list[str], printed: list[str]) -> bool:
 @pytest.mark.parametrize("guide", GUIDES)
 def test_each_console_example_prints_what_the_guide_shows(guide, tmp_path):
     shutil.copytree(ROOT / "data", tmp_path / "data")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    # The commands of this checkout, whichever environment runs the tests.
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    functions = f'bleu-scratch() {{ "{sys.executable}" -m bleu_cli "$@"; }}\n'
+    functions += f'bleu-scratch-compare() {{ "{sys.executable}" -m bleu_cli.compare "$@"; }}\n'
     for block in blocks(guide):
         where = tmp_path
         lines = block.splitlines()
@@ -65,7 +68,7 @@ def test_each_console_example_prints_what_the_guide_shows(guide, tmp_path):
                 where = where / command[3:]
                 continue
             result = subprocess.run(
-                ["bash", "-c", command],
+                ["bash", "-c", functions + command],
                 cwd=where,
                 env=env,
                 stdout=subprocess.PIPE,

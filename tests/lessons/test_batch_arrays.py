@@ -2,10 +2,11 @@
 
 The rows are padded on the right, on the left, or cut by lengths; references
 come as a 3-D array (several per sentence) or a 2-D one (one each); ids may be
-negative or past 2**31, which lesson 10 numbers again. Each value, type and
+past 2**31, which lesson 10 numbers again. Each value, type and
 warning must be NLTK's ``sentence_bleu`` of the same tokens as plain lists.
 """
 
+import math
 import warnings
 
 import numpy as np
@@ -19,7 +20,7 @@ from bleu_scratch import batch_sentence_bleu, batch_sentence_stats, sentence_sta
 from bleu_scratch.lesson10_batch import chunked_counts
 from tests.quick import examples
 
-PAD = -100  # Hugging Face's label padding: a negative id, so the other ids are numbered again
+PAD = -100  # Hugging Face's label padding: a negative id, which the door refuses anywhere but as the pad
 IDS = [(0, 1, 2), (5, 7, 2**40), (3, 4, 5, 6, 7, 8)]
 
 
@@ -127,7 +128,13 @@ def test_arrays_of_more_pairs_than_a_chunk_are_counted_a_chunk_at_a_time_alike()
         ),
         ([[[1, 2]]], [[1, 2]], {"pad_id": 0}, TypeError, "pad_id marks the tokens of each row of a 2-D array"),
         (np.array([[1, 2]]), np.array([[1, 2]]), {"pad_id": 0.5}, TypeError, "pad_id must be an int"),
-        ([[1, 2]], np.array([[1, 2]]), {}, TypeError, "list_of_references must be an array of shape"),
+        ([[1, 2]], np.array([[1, 2]]), {}, TypeError, "list_of_references is a list while hypotheses is a 2-D"),
+        (np.array([[1, 2]]), np.array([1, 2]), {"pad_id": 0}, TypeError, r"1-D array of shape \(2,\), but a batch"),
+        (np.array([[1, 2]]), np.array([[[1, 2]]]), {}, TypeError, "3-D array of shape"),
+        (np.array([[1, 2]], np.uint16), np.array([[1, 2]]), {"pad_id": -1}, ValueError, "cannot occur in list_of_ref"),
+        (np.array([[1, -100]]), np.array([[1, 0]]), {"pad_id": 0}, ValueError, "holds -100 at \\[0, 1\\], a negative"),
+        (np.array([[1, 2]]), np.array([[-1, 2]]), {}, ValueError, "if -1 marks padding, pass pad_id=-1"),
+        (np.array([[1, 2]]), np.ma.masked_equal([[1, 0]], 0), {}, TypeError, "numpy MaskedArray, whose mask"),
     ],
 )
 def test_a_malformed_batch_of_arrays_gets_one_clear_message(references, hypotheses, options, error, message):
@@ -146,6 +153,22 @@ def test_int64_and_uint64_arrays_keep_large_ids_apart():
 def test_rows_of_no_tokens_score_as_nltk_scores_empty_sentences():
     expected = scored(nltk_scores, [[[]], [[]]], [[], []], (0.25,) * 4, None)
     assert scored(batch_sentence_bleu, np.zeros((2, 0), int), np.zeros((2, 0), int)) == expected
+    assert scored(batch_sentence_bleu, np.zeros((2, 0), int), np.zeros((2, 0), int), pad_id=0) == expected
+    assert scored(batch_sentence_bleu, np.zeros((1, 1, 0), int), np.array([[7]]), pad_id=0) == scored(
+        nltk_scores, [[[]]], [[7]], (0.25,) * 4, None
+    )
+
+
+def test_a_pair_with_fewer_references_repeats_one_as_the_docstring_says():
+    # A row of padding is an empty reference, as NLTK scores [], whose length 0 sets the penalty here: 1.0.
+    hypotheses = np.array([[1, 2, 3, 0, 0, 0]])
+    padded_row = np.array([[[1, 2, 3, 4, 5, 6], [0] * 6]])
+    expected = nltk_sentence_bleu([[1, 2, 3, 4, 5, 6], []], [1, 2, 3], weights=(1.0,))
+    assert batch_sentence_bleu(padded_row, hypotheses, weights=(1.0,), pad_id=0) == [expected] == [1.0]
+    # A copy of a real reference changes no count and no length: NLTK's score for the real reference alone.
+    repeated = np.array([[[1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6]]])
+    expected = nltk_sentence_bleu([[1, 2, 3, 4, 5, 6]], [1, 2, 3], weights=(1.0,))
+    assert batch_sentence_bleu(repeated, hypotheses, weights=(1.0,), pad_id=0) == [expected] == [math.exp(1 - 6 / 3)]
 
 
 def test_int_like_tokens_are_tokens_by_their_own_equality_as_in_nltk():
