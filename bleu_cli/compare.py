@@ -97,9 +97,7 @@ def _compare(settings: CompareSettings) -> int:
             )
     except (CommandError, NotImplementedError) as error:
         return stop(PROG, "compares", error)
-    baseline = named_systems[0][1]
-    same = [name for name, lines in named_systems[1:] if lines == baseline]
-    report = json_report(results, settings, same) if settings.json else table(results, settings, same)
+    report = json_report(results, settings) if settings.json else table(results, settings)
     status = copy_out(io.StringIO(report), PROG)
     if status == 0 and settings.tokenize in SACREBLEU_TOKENIZERS:
         for name, lines in named_systems:
@@ -205,7 +203,8 @@ def _same_file(path: str, other: str) -> bool:
     """Whether two names of readable files (``-`` is standard input) are one file: a link or ``./`` is no other."""
     if path == other:
         return True
-    return "-" not in (path, other) and os.path.samefile(path, other)
+    stats = [os.fstat(0) if name == "-" else os.stat(name) for name in (path, other)]
+    return os.path.samestat(*stats)
 
 
 def file_lines(path: str) -> list[str]:
@@ -238,10 +237,9 @@ def signature(settings: CompareSettings) -> str | None:
     return sacrebleu_signature(len(settings.references), settings.tokenize, lowercase=settings.lowercase, tests=tests)
 
 
-def table(results: list[PairedResult], settings: CompareSettings, same: Sequence[str] = ()) -> str:
-    """The results as sacrebleu prints them with ``--paired-bs``: a table, then what it means.
-
-    ``same``: the systems whose text is the baseline's, line for line, which get no "*" (``_same_text``).
+def table(results: list[PairedResult], settings: CompareSettings) -> str:
+    """The results as sacrebleu prints them with ``--paired-bs``: a table, then what it means; a system that
+    differs from the baseline in no trial gets no "*" (``no_difference``).
 
     >>> results = [
     ...     PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2)),
@@ -254,6 +252,7 @@ def table(results: list[PairedResult], settings: CompareSettings, same: Sequence
     b.txt            28.30 (28.31 ± 0.70)  (p = 0.0010)*
     """
     rows = [["System", "BLEU (μ ± 95% CI)", "p-value"]]
+    same = no_difference(results, settings.n_samples)
     for result in results:
         name = result.name if result.p_value is not None else f"Baseline: {result.name}"
         significant = result.p_value is not None and result.p_value < SIGNIFICANCE_LEVEL and result.name not in same
@@ -279,26 +278,28 @@ def table(results: list[PairedResult], settings: CompareSettings, same: Sequence
         f' - p-values below {SIGNIFICANCE_LEVEL} are marked "*": the difference is unlikely to be chance. Significance',
         "   says neither that a system is better nor by how much.",
         f" - {_comparisons(len(results) - 1)}",
-        *_same_text(same),
+        *_no_difference_note(same),
         "",
         f"sacrebleu's signature of these numbers: {sacrebleu}"
         if sacrebleu
-        else f"tokenizer {settings.tokenize!r} is lesson 01's; sacrebleu has none of that name",
+        else f"tokenizer {settings.tokenize!r} is lesson 01's; sacrebleu has none of that name"
+        + (" (the lines lowercased first)" if settings.lowercase else ""),
     ]
     return "\n".join(lines) + "\n"
 
 
-def json_report(results: list[PairedResult], settings: CompareSettings, same: Sequence[str] = ()) -> str:
+def json_report(results: list[PairedResult], settings: CompareSettings) -> str:
     """The results as JSON: the settings, then one object per system, the baseline first (its p-value null);
-    ``same_text``: whether a system's text is the baseline's, line for line (its p-value means nothing).
+    ``no_difference``: whether it differs from the baseline in no trial (its p-value says nothing).
 
     >>> results = [PairedResult("a.txt", 26.6, None, 26.6, (25.9, 27.2))]
     >>> report = json.loads(json_report(results, CompareSettings("a.txt", (), ("r.txt",))))
     >>> list(report["systems"][0].items())[:4]
     [('system', 'a.txt'), ('baseline', True), ('score', 26.6), ('p_value', None)]
     >>> list(report["systems"][0].items())[4:]
-    [('mean', 26.6), ('low', 25.9), ('high', 27.2), ('ci', 0.6500000000000004), ('same_text', False)]
+    [('mean', 26.6), ('low', 25.9), ('high', 27.2), ('ci', 0.6500000000000004), ('no_difference', False)]
     """
+    same = no_difference(results, settings.n_samples)
     systems = [
         {
             "system": result.name,
@@ -309,7 +310,7 @@ def json_report(results: list[PairedResult], settings: CompareSettings, same: Se
             "low": result.interval[0],
             "high": result.interval[1],
             "ci": result.half_width,
-            "same_text": result.name in same,
+            "no_difference": result.name in same,
         }
         for i, result in enumerate(results)
     ]
@@ -318,30 +319,41 @@ def json_report(results: list[PairedResult], settings: CompareSettings, same: Se
         "samples": settings.n_samples,
         "seed": settings.seed,
         "tokenize": settings.tokenize,
+        "lowercase": settings.lowercase,
         "references": list(settings.references),
         "signature": signature(settings),
     }
     return json.dumps(head | {"systems": systems}, ensure_ascii=False, indent=2) + "\n"
 
 
-def _same_text(names: Sequence[str]) -> list[str]:
-    """The note for systems whose text is the baseline's: their p-value is the smallest the test gives.
+def no_difference(results: list[PairedResult], trials: int) -> list[str]:
+    """The systems that score the baseline's BLEU and differ from it in no trial: each trial's difference is 0.
 
-    Every resample (or shuffle) scores such a system as the baseline, so no trial's difference
-    exceeds the 0 seen, and both tests count only the trials that exceed it. sacrebleu gives the
-    same p-value, and prints "*".
+    Both tests count the trials whose difference exceeds the one seen, so these get the smallest p-value a
+    test gives, 1 / (trials + 1), as in sacrebleu, which marks them "*". It happens when a system's text is
+    the baseline's, or differs only where the tokens do not (spaces, say).
 
-    >>> print("\\n".join(_same_text(["b.txt"])))
-     - b.txt: the baseline's text, line for line. No trial differs by more than the 0 seen, so the p-value is
-       the smallest the test gives; a difference of 0 is no evidence of a difference: no "*" (sacrebleu prints one).
+    >>> results = [PairedResult("a", 26.6, None, 26.6, (26, 27)), PairedResult("b", 26.6, 1 / 1001, 26.6, (26, 27))]
+    >>> no_difference(results, 1000)
+    ['b']
+    """
+    baseline = results[0].score
+    return [result.name for result in results[1:] if result.score == baseline and result.p_value == 1 / (trials + 1)]
+
+
+def _no_difference_note(names: Sequence[str]) -> list[str]:
+    """The note for the systems of ``no_difference``.
+
+    >>> print("\\n".join(_no_difference_note(["b.txt"])))
+     - b.txt: the baseline's BLEU, and no trial differs from it by more than the 0 seen, so the p-value is the
+       smallest the test gives; a difference of 0 is no evidence of a difference: no "*" (sacrebleu prints one).
     """
     if not names:
         return []
     return [
-        f" - {', '.join(names)}: the baseline's text, line for line. No trial differs by more than the 0 seen, "
-        "so the p-value is",
-        "   the smallest the test gives; a difference of 0 is no evidence of a difference: no "
-        '"*" (sacrebleu prints one).',
+        f" - {', '.join(names)}: the baseline's BLEU, and no trial differs from it by more than the 0 seen, "
+        "so the p-value is the",
+        '   smallest the test gives; a difference of 0 is no evidence of a difference: no "*" (sacrebleu prints one).',
     ]
 
 

@@ -100,20 +100,22 @@ def sacrebleu_signature(
 
 
 def detokenize_warning(path: str, hypotheses: list[str]) -> str | None:
-    """sacrebleu's warning for a hypothesis file that looks tokenized: 100 lines or more end in " .".
+    """sacrebleu's warning for a hypothesis file that looks tokenized: 100 lines or more end in " ." (trailing
+    whitespace aside, as sacrebleu's command line reads them).
 
     >>> print(detokenize_warning("hyp.txt", ["It works ."] * 100).split(": it")[0])
     hyp.txt: 100 lines end in a tokenized period ('.')
     >>> print(detokenize_warning("hyp.txt", ["It works ."] * 99 + ["It works."]))
     None
     """
-    periods = sum(line.endswith(" .") for line in hypotheses)
+    periods = sum(line.rstrip().endswith(" .") for line in hypotheses)
     if periods < 100:
         return None
     name = "standard input" if path == "-" else path
     return (
         f"{name}: {periods} lines end in a tokenized period ('.'): it looks like the test data is not detokenized, "
-        "which may hurt the score; sacrebleu warns so too (it wants detokenized text)"
+        "which may hurt the score; sacrebleu warns so too. Score detokenized output (detokenize it with the "
+        "tokenizer's own detokenizer, e.g. sacremoses'), or ignore this if it is"
     )
 
 

@@ -55,7 +55,7 @@ def check_token_arrays(
         if rows.dtype.kind == "i" and rows.size and rows.min() < 0:
             from ..lesson10_arrays import tokens_mask  # imported when needed: lesson 10 imports this module
 
-            _check_no_negative_id(name, rows, tokens_mask(rows, pad, lengths), pad)
+            _check_no_negative_id(name, rows, tokens_mask(rows, pad, lengths), pad, lengths is not None)
 
 
 def _check_padding_around_tokens(name: str, rows: Any, pad_id: int) -> None:
@@ -86,7 +86,7 @@ def _check_pad_id(name: str, rows: Any, pad_id: int) -> None:
         )
 
 
-def _check_no_negative_id(name: str, rows: Any, tokens: Any, pad_id: int | None) -> None:
+def _check_no_negative_id(name: str, rows: Any, tokens: Any, pad_id: int | None, by_lengths: bool) -> None:
     """No token is a negative id: tokenizers number from 0, and a negative number marks padding (Hugging Face's
     labels use -100), which scored as a token would lower the score without a word said."""
     import numpy as np
@@ -95,15 +95,20 @@ def _check_no_negative_id(name: str, rows: Any, tokens: Any, pad_id: int | None)
     if negative.any():
         place = tuple(int(i) for i in np.argwhere(negative)[0])
         value = int(rows[place])
-        fix = (
-            f"if {value} pads {name}, give both arrays the same pad id "
-            f"(e.g. np.where({name} == {value}, {pad_id}, {name})), or pad_id={value} if it pads both"
-            if pad_id is not None
-            else f"if {value} marks padding, pass pad_id={value} (or the lengths)"
-        )
+        if by_lengths:
+            fix = "the lengths count it as a token of its row: check them"
+        elif pad_id is not None:
+            fix = (
+                f"if {value} pads {name}, give both arrays the same pad id "
+                f"(e.g. np.where({name} == {value}, {pad_id}, {name})), or pad_id={value} if it pads both"
+            )
+        else:
+            fix = f"if {value} marks padding, pass pad_id={value} (or the lengths)"
+        unsigned = f"np.uint{8 * rows.dtype.itemsize}"
         raise ValueError(
             f"{name} holds {value} at {list(place)}, a negative token id, which would be scored as a word: "
-            f"token ids are 0 or more; {fix}"
+            f"tokenizers number from 0. {fix[0].upper()}{fix[1:]}. If negative ids are real tokens (hashed ids, "
+            f"say), pass {name}.view({unsigned}): the same tokens, none negative"
         )
 
 

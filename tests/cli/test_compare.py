@@ -144,21 +144,44 @@ def test_lowercase_is_sacrebleus_lc(capsys, files):
     assert report["signature"] == signatures["BLEU"].format() and "case:lc" in report["signature"]
 
 
-def test_a_system_with_the_baselines_text_gets_sacrebleus_p_value_and_no_star(capsys, tmp_path, files):
+@pytest.mark.parametrize("test_type, trials", [("bs", 100), ("ar", 200)])
+def test_a_system_that_differs_in_no_trial_gets_sacrebleus_p_value_and_no_star(
+    capsys, tmp_path, files, test_type, trials
+):
+    # The baseline's text with a space before each line's end: the same tokens, so the same BLEU in every trial.
     baseline, _, _, option, reference = files
-    copy = write(tmp_path / "copy.txt", Path(baseline).read_bytes())
-    argv = [baseline, copy, option, reference, "--samples", "100"]
+    spaced = write(tmp_path / "spaced.txt", "".join(line + " \n" for line in read_lines(baseline)).encode())
+    argv = [baseline, spaced, option, reference, "--test", test_type, "--samples", str(trials)]
     os.environ.pop("SACREBLEU_SEED", None)
     metrics = {"BLEU": BLEU(references=[read_lines(reference)])}
-    named = [(path, read_lines(path)) for path in [baseline, copy]]
-    _, results = PairedTest(named, metrics, None, test_type="bs", n_samples=100)()
-    assert results["BLEU"][1].p_value == 1 / 101  # sacrebleu's: no resample differs by more than 0
+    named = [(path, read_lines(path)) for path in [baseline, spaced]]
+    confidence = 1000 if test_type == "ar" else -1
+    _, results = PairedTest(named, metrics, None, test_type=test_type, n_samples=trials, n_ar_confidence=confidence)()
+    assert results["BLEU"][1].p_value == 1 / (trials + 1)  # sacrebleu's: no trial differs by more than 0
     status, out, _ = run_compare(capsys, *argv, "--json")
     assert status == 0 and json_rows(json.loads(out)) == sacrebleu_rows(results)
-    assert [system["same_text"] for system in json.loads(out)["systems"]] == [False, True]
+    assert [system["no_difference"] for system in json.loads(out)["systems"]] == [False, True]
     status, out, _ = run_compare(capsys, *argv)
-    assert "(p = 0.0099)" in out.splitlines()[3] and "*" not in out.splitlines()[3]
-    assert f" - {copy}: the baseline's text, line for line." in out
+    assert f"(p = {1 / (trials + 1):.4f})" in out.splitlines()[3] and "*" not in out.splitlines()[3]
+    assert f" - {spaced}: the baseline's BLEU, and no trial differs from it by more than the 0 seen" in out
+
+
+def test_a_tokenized_system_gets_sacrebleus_warning_after_the_table(tmp_path):
+    # sacrebleu's command line warns from 100 lines that end in " ." on, trailing whitespace aside.
+    reference = write(tmp_path / "ref", b"A cat sat .\n" * 100)
+    tokenized = write(tmp_path / "tokenized", b"A cat sat . \n" * 100)
+    detokenized = write(tmp_path / "detokenized", b"A cat sat.\n" * 100)
+    theirs = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", reference, "-i", tokenized, "-b"], capture_output=True, text=True
+    )
+    assert "That's 100 lines that end in a tokenized period" in theirs.stderr
+    result = run_compare_module(detokenized, tokenized, "-r", reference, "--samples", "10")
+    assert result.returncode == 0 and result.stdout.startswith("System")
+    assert result.stderr.splitlines() == [
+        f"bleu-scratch-compare: warning: {tokenized}: 100 lines end in a tokenized period ('.'): it looks like the "
+        "test data is not detokenized, which may hurt the score; sacrebleu warns so too. Score detokenized output "
+        "(detokenize it with the tokenizer's own detokenizer, e.g. sacremoses'), or ignore this if it is"
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -133,13 +133,29 @@ def test_arrays_of_more_pairs_than_a_chunk_are_counted_a_chunk_at_a_time_alike()
         (np.array([[1, 2]]), np.array([[[1, 2]]]), {}, TypeError, "3-D array of shape"),
         (np.array([[1, 2]], np.uint16), np.array([[1, 2]]), {"pad_id": -1}, ValueError, "cannot occur in list_of_ref"),
         (np.array([[1, -100]]), np.array([[1, 0]]), {"pad_id": 0}, ValueError, "holds -100 at \\[0, 1\\], a negative"),
-        (np.array([[1, 2]]), np.array([[-1, 2]]), {}, ValueError, "if -1 marks padding, pass pad_id=-1"),
+        (np.array([[1, 2]]), np.array([[-1, 2]]), {}, ValueError, "If -1 marks padding, pass pad_id=-1"),
+        (
+            np.array([[1, 2]]),
+            np.array([[1, -2]]),
+            {"hypothesis_lengths": [2], "reference_lengths": [2]},
+            ValueError,
+            r"The lengths count it as a token of its row: check them. If negative ids are real tokens",
+        ),
         (np.array([[1, 2]]), np.ma.masked_equal([[1, 0]], 0), {}, TypeError, "numpy MaskedArray, whose mask"),
     ],
 )
 def test_a_malformed_batch_of_arrays_gets_one_clear_message(references, hypotheses, options, error, message):
     with pytest.raises(error, match=message):
         batch_sentence_bleu(references, hypotheses, **options)
+
+
+def test_negative_ids_that_are_tokens_pass_as_the_message_says():
+    # Hashed ids can be negative: the same bits read as uint64, as the refusal suggests, score as NLTK's ints.
+    hypotheses, references = np.array([[-5, 2, 3, 0]]), np.array([[-5, 2, 4, 0]])
+    expected = nltk_sentence_bleu([[-5, 2, 4]], [-5, 2, 3], weights=(0.5, 0.5))
+    assert batch_sentence_bleu(references.view(np.uint64), hypotheses.view(np.uint64), (0.5, 0.5), pad_id=0) == [
+        expected
+    ]
 
 
 def test_int64_and_uint64_arrays_keep_large_ids_apart():
