@@ -203,7 +203,10 @@ def _same_file(path: str, other: str) -> bool:
     """Whether two names of readable files (``-`` is standard input) are one file: a link or ``./`` is no other."""
     if path == other:
         return True
-    stats = [os.fstat(0) if name == "-" else os.stat(name) for name in (path, other)]
+    try:
+        stats = [os.fstat(0) if name == "-" else os.stat(name) for name in (path, other)]
+    except OSError:  # standard input closed: reading it says so
+        return False
     return os.path.samestat(*stats)
 
 
