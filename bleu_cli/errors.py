@@ -40,6 +40,34 @@ class Changed(CommandError):
         return f"{self.args[0]} changed while it was scored, so there is no score; score it once it is written"
 
 
+class NotTheSame(CommandError):
+    """A worker read other bytes of a file than the command did: another copy, or the file was written to."""
+
+    def __init__(self, path: str, first: int, last: int) -> None:
+        super().__init__(path, first, last)
+
+    def message(self) -> str:
+        path, first, last = self.args
+        return (
+            f"a worker read other bytes in {path}, lines {first} to {last}, than this command did: another copy of "
+            f"the file, or it changed while it was scored, so there is no score; give every worker the same files"
+        )
+
+
+class WorkerCannotRead(CommandError):
+    """A worker cannot read a file this command read, at the same path (one that joined late, say)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(path, reason)
+
+    def message(self) -> str:
+        path, reason = self.args
+        return (
+            f"a worker cannot read {path} ({reason}), which this command read at the same path: give every worker "
+            f"the files, or none (then the command sends the lines)"
+        )
+
+
 class Unwritable(CommandError):
     """Standard output cannot take the result (closed, or a full disk)."""
 
@@ -191,6 +219,20 @@ class NoWorkers(CommandError):
         address, seconds = self.args
         return (
             f"the Dask scheduler at {address} has no worker after {seconds} s; start one with `dask worker {address}`"
+        )
+
+
+class WorkerLacksTheCommand(CommandError):
+    """A Dask worker cannot import the command's code: bleu-scratch is not installed where it runs."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        super().__init__(address, reason)
+
+    def message(self) -> str:
+        address, reason = self.args
+        return (
+            f"a worker of the Dask scheduler at {address} cannot run the command's code ({reason}): install "
+            f"bleu-scratch, the same version, where every worker runs"
         )
 
 

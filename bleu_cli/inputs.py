@@ -20,7 +20,9 @@ error, and a FIFO is opened when a program opens it for writing, as ``cat``
 opens one.
 """
 
+import dataclasses
 import errno
+import hashlib
 import os
 import stat
 import sys
@@ -31,7 +33,16 @@ from dataclasses import dataclass
 from itertools import count, zip_longest
 from typing import BinaryIO, TypeVar
 
-from .errors import Changed, EmptyHypothesis, LineCounts, LineTooLong, NotUtf8, Unreadable
+from .errors import (
+    Changed,
+    EmptyHypothesis,
+    LineCounts,
+    LineTooLong,
+    NotTheSame,
+    NotUtf8,
+    Unreadable,
+    WorkerCannotRead,
+)
 
 # Lines a worker gets at a time: enough to hide each task's cost in Dask, few
 # enough that the shards in flight hold little memory (benchmarks/cli_memory.py).
@@ -59,6 +70,7 @@ class FileSlice:
     ranges: tuple[tuple[int, int], ...]
     first: int
     count: int
+    digests: tuple[str, ...] | None = None  # of each range, for a worker to check what it reads (``with_digests``)
 
 
 def check_readable(names: Sequence[str]) -> None:
@@ -103,13 +115,35 @@ def file_slices(names: Sequence[str]) -> list[FileSlice] | None:
     ]
 
 
-def read_slice(piece: FileSlice) -> list[Segment]:
-    """The segments of a slice, read from the files."""
-    columns = []
-    for name, path, (start, end) in zip(piece.names, piece.paths, piece.ranges):
+def with_digests(slices: list[FileSlice]) -> list[FileSlice]:
+    """The slices with a digest of each of their byte ranges, read again here (from the page cache, as a rule):
+    a worker that reads the files itself checks that it reads the same bytes."""
+    digests: list[list[str]] = [[] for _ in slices]
+    for k, (name, path) in enumerate(zip(slices[0].names, slices[0].paths)):
         with _open(path, name) as file:
-            file.seek(start)
-            data = file.read(end - start)
+            for piece, found in zip(slices, digests):
+                start, end = piece.ranges[k]
+                file.seek(start)
+                found.append(_digest(file.read(end - start)))
+    return [dataclasses.replace(piece, digests=tuple(found)) for piece, found in zip(slices, digests)]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def read_slice(piece: FileSlice) -> list[Segment]:
+    """The segments of a slice, read from the files (by a worker when the slice has digests)."""
+    columns = []
+    for k, (name, path, (start, end)) in enumerate(zip(piece.names, piece.paths, piece.ranges)):
+        try:
+            with _open(path, name) as file:
+                file.seek(start)
+                data = file.read(end - start)
+        except Unreadable as error:
+            raise error if piece.digests is None else WorkerCannotRead(name, error.args[1]) from None
+        if piece.digests is not None and _digest(data) != piece.digests[k]:
+            raise NotTheSame(name, piece.first, piece.first + piece.count - 1)
         raw_lines = data.split(b"\n")
         if raw_lines[-1] == b"":
             raw_lines.pop()

@@ -43,8 +43,18 @@ from bleu_scratch import (
 )
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
-from .errors import CommandError, LostCluster, NoScheduler, NoWorkers, Overflow, SmoothingNeeds, ToolFails, stop
-from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
+from .errors import (
+    CommandError,
+    LostCluster,
+    NoScheduler,
+    NoWorkers,
+    Overflow,
+    SmoothingNeeds,
+    ToolFails,
+    WorkerLacksTheCommand,
+    stop,
+)
+from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards, with_digests
 from .report import copy_out, detokenize_warning, progress_bar, score_line, tool_line, warning_text
 from .settings import Settings, is_sacrebleu, parse
 from .watch import Check, watched
@@ -172,7 +182,7 @@ def _write_scores(settings: Settings, output: IO[str]) -> list[str]:
 def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | None) -> Iterator["ShardResult"]:
     """Each shard's result, in line order: slices where the scorer can read the files itself, else lines read here."""
     if slices is not None and (client is None or _workers_read(client, settings.paths)):
-        stream, total = slices, sum(piece.count for piece in slices)
+        stream, total = slices if client is None else with_digests(slices), sum(piece.count for piece in slices)
     else:
         stream, total = streamed_shards(settings.paths), None
     if client is None:
@@ -278,7 +288,7 @@ def _connected(settings: Settings) -> Iterator[Any]:
     if settings.scheduler is None:
         started = False
         try:
-            with cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
+            with quiet_connection(), cluster(jobs=settings.jobs) as client, _lost_cluster(client, settings):
                 started = True
                 yield client
         except (RuntimeError, OSError, TimeoutError):
@@ -295,9 +305,12 @@ def _connected(settings: Settings) -> Iterator[Any]:
     unanswered = NoScheduler(address, f"no answer within {SCHEDULER_WAIT} s")
     with watched(lambda: unanswered if time.monotonic() > deadline else None):
         try:
-            client = Client(address, timeout=f"{SCHEDULER_WAIT}s")
+            with quiet_connection():
+                client = Client(address, timeout=f"{SCHEDULER_WAIT}s")
         except (OSError, TimeoutError, ValueError) as error:
             raise NoScheduler(address, str(error) or type(error).__name__) from None
+        except TypeError:  # a worker's or a nanny's server answers the client's first question so
+            raise NoScheduler(address, "it answers, but not as a Dask scheduler (a worker's address?)") from None
     # The watch stops before the client closes: a closing client answers no question.
     with client, _lost_cluster(client, settings), watched(_scheduler_check(client, address)):
         try:
@@ -306,6 +319,15 @@ def _connected(settings: Settings) -> Iterator[Any]:
         except TimeoutError:
             raise NoWorkers(address, WORKER_WAIT) from None
         yield client
+
+
+def quiet_connection() -> Any:
+    """Dask's settings, as a context, under which a client keeps no copy of the messages it sent (by default the
+    last 1,000, of up to 1 MB each: hundreds of shards of lines, in memory for the whole run)."""
+    import dask
+    import distributed  # noqa: F401  (its settings must be there first: leaving the context puts back what it found)
+
+    return dask.config.set({"distributed.admin.low-level-log-length": 0})
 
 
 def _scheduler_check(client: Any, address: str) -> Check:
@@ -348,9 +370,13 @@ def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
 
 
 def _workers_read(client: Any, paths: list[str]) -> bool:
-    """Whether every worker sees the files as this process does (same paths, same sizes)."""
+    """Whether every worker sees the files as this process does (same paths, same sizes); each slice's digest
+    then checks the bytes a worker reads (``with_digests``)."""
     sizes = {os.path.abspath(path): os.path.getsize(path) for path in paths}
-    answers = client.run(_sizes, list(sizes))
+    try:
+        answers = client.run(_sizes, list(sizes))
+    except ImportError as error:  # the worker has no bleu_cli to unpickle _sizes from
+        raise WorkerLacksTheCommand(client.scheduler.address, f"{type(error).__name__}: {error}") from None
     return all(answer == sizes for answer in answers.values())
 
 

@@ -60,7 +60,10 @@ def shards(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 # started at once do not compete for it.
 CLUSTER_HOST = """
 import logging, sys
+import dask
 from distributed import LocalCluster
+# The scheduler and workers keep no copy of the last 1,000 messages (shards): memory stays that of a few shards.
+dask.config.set({"distributed.admin.low-level-log-length": 0})
 with LocalCluster(
     n_workers=int(sys.argv[1]), threads_per_worker=1, processes=True, host="127.0.0.1",
     dashboard_address=None, worker_dashboard_address=None, silence_logs=logging.CRITICAL,

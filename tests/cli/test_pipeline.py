@@ -2,6 +2,7 @@
 cluster."""
 
 import json
+from dataclasses import replace
 
 import pytest
 from nltk.translate.bleu_score import SmoothingFunction as NltkSmoothingFunction
@@ -9,6 +10,7 @@ from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleu_cli import inputs, pipeline
+from bleu_cli.errors import WorkerLacksTheCommand
 from bleu_scratch import tokenize_13a
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import WMT15_LINE, run_main, run_module
@@ -136,4 +138,64 @@ def test_an_unreachable_scheduler_is_an_error_in_the_commands_words(capsys, monk
     assert (
         err.startswith("bleu-scratch: error: cannot reach the Dask scheduler at tcp://127.0.0.1:1: ")
         and err.count("\n") == 1
+    )
+
+
+def test_a_workers_address_given_as_the_scheduler_is_one_line(capsys, wmt15, dask_client):
+    worker = next(iter(dask_client.scheduler_info()["workers"]))
+    status, out, err = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--scheduler", worker)
+    assert (status, out) == (2, "")
+    assert err == (
+        f"bleu-scratch: error: cannot reach the Dask scheduler at {worker}: it answers, but not as a Dask scheduler "
+        "(a worker's address?); start one with `dask scheduler` and `dask worker ADDRESS`\n"
+    )
+
+
+@pytest.mark.parametrize("seen", ["other bytes", "no file"])
+def test_a_worker_that_sees_other_files_stops_the_run_in_one_line(
+    capsys, wmt15, monkeypatch, tmp_path, dask_client, seen
+):
+    # A worker sees the second slice of the hypothesis file as another copy (other bytes), or sees no file there.
+    monkeypatch.setattr(inputs, "SHARD_LINES", 30)
+    real = pipeline.with_digests
+
+    def as_another_worker_sees_them(slices):
+        slices = real(slices)
+        piece = slices[1]
+        if seen == "other bytes":
+            changed = replace(piece, digests=("0" * 32, *piece.digests[1:]))
+        else:
+            changed = replace(piece, paths=(str(tmp_path / "missing.ru"), *piece.paths[1:]))
+        return [slices[0], changed, *slices[2:]]
+
+    monkeypatch.setattr(pipeline, "with_digests", as_another_worker_sees_them)
+    status, out, err = run_main(
+        capsys, wmt15["google.ru"], wmt15["ref.ru"], "--scheduler", dask_client.scheduler.address
+    )
+    assert (status, out) == (2, "")
+    hypothesis = wmt15["google.ru"]
+    expected = {
+        "other bytes": f"a worker read other bytes in {hypothesis}, lines 31 to 60, than this command did: another "
+        "copy of the file, or it changed while it was scored, so there is no score; give every worker the same files",
+        "no file": f"a worker cannot read {hypothesis} (No such file or directory), which this command read at the "
+        "same path: give every worker the files, or none (then the command sends the lines)",
+    }
+    assert err == f"bleu-scratch: error: {expected[seen]}\n"
+
+
+def test_a_worker_without_the_command_is_one_line():
+    class Client:
+        """A client whose workers cannot unpickle the command's function, as Dask raises it."""
+
+        class scheduler:  # noqa: N801
+            address = "tcp://10.0.0.5:8786"
+
+        def run(self, function, *args):
+            raise ModuleNotFoundError("No module named 'bleu_cli'")
+
+    with pytest.raises(WorkerLacksTheCommand) as raised:
+        pipeline._workers_read(Client(), [__file__])
+    assert raised.value.message() == (
+        "a worker of the Dask scheduler at tcp://10.0.0.5:8786 cannot run the command's code (ModuleNotFoundError: "
+        "No module named 'bleu_cli'): install bleu-scratch, the same version, where every worker runs"
     )
