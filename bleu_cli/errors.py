@@ -236,6 +236,20 @@ class WorkerLacksTheCommand(CommandError):
         )
 
 
+class WorkerRunsAnother(CommandError):
+    """A Dask worker has another version of bleu-scratch installed than the command."""
+
+    def __init__(self, address: str, theirs: str, ours: str) -> None:
+        super().__init__(address, theirs, ours)
+
+    def message(self) -> str:
+        address, theirs, ours = self.args
+        return (
+            f"a worker of the Dask scheduler at {address} has bleu-scratch {theirs}, this command {ours}: install "
+            f"this version where every worker runs (the workers run the command's code)"
+        )
+
+
 class LostCluster(CommandError):
     """The Dask cluster stopped answering while the command scored: ``--scheduler``'s scheduler, or the local
     cluster of ``--jobs`` (its process ended)."""

@@ -115,17 +115,17 @@ def file_slices(names: Sequence[str]) -> list[FileSlice] | None:
     ]
 
 
-def with_digests(slices: list[FileSlice]) -> list[FileSlice]:
-    """The slices with a digest of each of their byte ranges, read again here (from the page cache, as a rule):
-    a worker that reads the files itself checks that it reads the same bytes."""
-    digests: list[list[str]] = [[] for _ in slices]
-    for k, (name, path) in enumerate(zip(slices[0].names, slices[0].paths)):
-        with _open(path, name) as file:
-            for piece, found in zip(slices, digests):
-                start, end = piece.ranges[k]
+def with_digests(slices: list[FileSlice]) -> Iterator[FileSlice]:
+    """Each slice with a digest of each of its byte ranges, read again here as the slice is sent (from the page
+    cache, as a rule): a worker that reads the files itself checks that it reads the same bytes."""
+    with ExitStack() as stack:
+        files = [stack.enter_context(_open(path, name)) for name, path in zip(slices[0].names, slices[0].paths)]
+        for piece in slices:
+            digests = []
+            for file, (start, end) in zip(files, piece.ranges):
                 file.seek(start)
-                found.append(_digest(file.read(end - start)))
-    return [dataclasses.replace(piece, digests=tuple(found)) for piece, found in zip(slices, digests)]
+                digests.append(_digest(file.read(end - start)))
+            yield dataclasses.replace(piece, digests=tuple(digests))
 
 
 def _digest(data: bytes) -> str:
@@ -142,13 +142,13 @@ def read_slice(piece: FileSlice) -> list[Segment]:
                 data = file.read(end - start)
         except Unreadable as error:
             raise error if piece.digests is None else WorkerCannotRead(name, error.args[1]) from None
-        if piece.digests is not None and _digest(data) != piece.digests[k]:
-            raise NotTheSame(name, piece.first, piece.first + piece.count - 1)
         raw_lines = data.split(b"\n")
         if raw_lines[-1] == b"":
             raw_lines.pop()
         if len(data) != end - start or len(raw_lines) != piece.count:
             raise Changed(name)  # the scan found other lines here: the file was written to since
+        if piece.digests is not None and _digest(data) != piece.digests[k]:
+            raise NotTheSame(name, piece.first, piece.first + piece.count - 1)
         columns.append([_decode(raw, name, piece.first + offset) for offset, raw in enumerate(raw_lines)])
     return list(zip(*columns))
 

@@ -16,6 +16,7 @@ reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
 every process the command started stopped and nothing printed.
 """
 
+import importlib.metadata
 import io
 import logging
 import os
@@ -36,6 +37,7 @@ from bleu_scratch import (
     BleuStats,
     SmoothingError,
     SmoothingFunction,
+    __version__,
     batch_corpus_stats,
     batch_sentence_stats,
     bleu_from_stats,
@@ -52,6 +54,7 @@ from .errors import (
     SmoothingNeeds,
     ToolFails,
     WorkerLacksTheCommand,
+    WorkerRunsAnother,
     stop,
 )
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards, with_digests
@@ -181,6 +184,8 @@ def _write_scores(settings: Settings, output: IO[str]) -> list[str]:
 
 def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | None) -> Iterator["ShardResult"]:
     """Each shard's result, in line order: slices where the scorer can read the files itself, else lines read here."""
+    if client is not None:
+        _workers_run_this_command(client)
     if slices is not None and (client is None or _workers_read(client, settings.paths)):
         stream, total = slices if client is None else with_digests(slices), sum(piece.count for piece in slices)
     else:
@@ -309,8 +314,10 @@ def _connected(settings: Settings) -> Iterator[Any]:
                 client = Client(address, timeout=f"{SCHEDULER_WAIT}s")
         except (OSError, TimeoutError, ValueError) as error:
             raise NoScheduler(address, str(error) or type(error).__name__) from None
-        except TypeError:  # a worker's or a nanny's server answers the client's first question so
-            raise NoScheduler(address, "it answers, but not as a Dask scheduler (a worker's address?)") from None
+        except TypeError as error:  # the server's reply to the client's first question (identity) did not fit
+            worker = any(f"{kind}.identity()" in str(error) for kind in ("Worker", "Nanny"))
+            reason = "a worker's address, not the scheduler's" if worker else f"another version of Dask? ({error})"
+            raise NoScheduler(address, f"it answers, but not as this Dask's scheduler: {reason}") from None
     # The watch stops before the client closes: a closing client answers no question.
     with client, _lost_cluster(client, settings), watched(_scheduler_check(client, address)):
         try:
@@ -369,14 +376,29 @@ def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
         raise
 
 
+def _workers_run_this_command(client: Any) -> None:
+    """Every worker has this version of bleu-scratch installed: the workers run the command's code.
+
+    Asked with a function of the standard library, which a worker without bleu-scratch can run too.
+    """
+    try:
+        ours = importlib.metadata.version("bleu-scratch")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that is not installed
+        ours = __version__
+    try:
+        versions = client.run(importlib.metadata.version, "bleu-scratch")
+    except Exception as error:  # Dask raises a worker's error as a plain Exception that quotes it
+        raise WorkerLacksTheCommand(client.scheduler.address, str(error)) from None
+    others = sorted(set(versions.values()) - {ours})
+    if others:
+        raise WorkerRunsAnother(client.scheduler.address, ", ".join(others), ours)
+
+
 def _workers_read(client: Any, paths: list[str]) -> bool:
     """Whether every worker sees the files as this process does (same paths, same sizes); each slice's digest
     then checks the bytes a worker reads (``with_digests``)."""
     sizes = {os.path.abspath(path): os.path.getsize(path) for path in paths}
-    try:
-        answers = client.run(_sizes, list(sizes))
-    except ImportError as error:  # the worker has no bleu_cli to unpickle _sizes from
-        raise WorkerLacksTheCommand(client.scheduler.address, f"{type(error).__name__}: {error}") from None
+    answers = client.run(_sizes, list(sizes))
     return all(answer == sizes for answer in answers.values())
 
 

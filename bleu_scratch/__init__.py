@@ -23,7 +23,7 @@ are imported when first used.
 import importlib
 from typing import Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 # Lesson 01: tokens and n-grams
 from .lesson01_tokenize import (

@@ -48,7 +48,7 @@ def test_version_in_process(capsys, command, prog):
 def test_version_as_a_module(module, prog):
     result = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=120)
     assert (result.returncode, result.stdout, result.stderr) == (0, f"{prog} {bleu_scratch.__version__}\n", "")
-    assert result.stdout == f"{prog} 0.2.0\n"
+    assert result.stdout == f"{prog} 0.3.0\n"
 
 
 def test_scores_with_numpy_alone_when_stderr_is_no_terminal(wmt15):
