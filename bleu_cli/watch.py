@@ -7,7 +7,9 @@ scheduler frozen (``kill -STOP``, a machine swapping) would keep the command
 waiting for ever, and so would a run whose every worker is gone: the tasks
 wait for a worker. ``watched`` runs a check every second while its block
 runs; the first error the check returns is raised in the block, in the main
-thread, which SIGALRM wakes from any wait as Ctrl-C wakes it.
+thread, which SIGALRM wakes from any wait as Ctrl-C wakes it, and raised again
+every second until the block ends: raised inside a ``__del__`` (a Dask client
+collected then), it would be lost.
 """
 
 import signal
@@ -87,10 +89,9 @@ class _Watch:
 
     def _run(self) -> None:
         while not self._stopped.wait(CHECK_EVERY):
-            verdict = self._check()
+            verdict = self._verdict or self._check()
             if verdict is not None:
                 with self._lock:
                     if not self._stopped.is_set():
                         self._verdict = verdict
                         signal.pthread_kill(self._main, signal.SIGALRM)
-                return

@@ -22,7 +22,9 @@ import psutil
 import pytest
 
 from bleu_cli import pipeline
+from bleu_cli.errors import NoScheduler
 from bleu_cli.inputs import MAX_LINE_BYTES
+from bleu_cli.watch import watched
 from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, run_main, run_module, scoring, start, write
 
 # The WMT15 sample a thousand times over: every count a thousand times, so the same figures but the lengths.
@@ -350,3 +352,16 @@ def test_a_line_at_the_limit_is_scored(tmp_path):
     result = run_module(hypothesis, reference, "--json")
     # Hypothesis and reference are the same words: every precision is 1 and so is the score.
     assert (result.returncode, json.loads(result.stdout)["bleu"], result.stderr) == (0, 1.0, "")
+
+
+def test_a_verdict_lost_in_the_block_is_raised_again():
+    # Python drops an exception raised in a __del__ (here: caught once), as it would the watch's first signal.
+    caught = []
+    with pytest.raises(NoScheduler):
+        with watched(lambda: NoScheduler("tcp://127.0.0.1:8786", "no answer")):
+            try:
+                time.sleep(30)
+            except BaseException as error:
+                caught.append(type(error).__name__)
+            time.sleep(30)
+    assert caught == ["Verdict"]
