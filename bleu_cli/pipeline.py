@@ -16,10 +16,8 @@ reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
 every process the command started stopped and nothing printed.
 """
 
-import importlib.metadata
 import io
 import logging
-import os
 import signal
 import sys
 import tempfile
@@ -37,7 +35,6 @@ from bleu_scratch import (
     BleuStats,
     SmoothingError,
     SmoothingFunction,
-    __version__,
     batch_corpus_stats,
     batch_sentence_stats,
     bleu_from_stats,
@@ -53,14 +50,13 @@ from .errors import (
     Overflow,
     SmoothingNeeds,
     ToolFails,
-    WorkerLacksTheCommand,
-    WorkerRunsAnother,
     stop,
 )
 from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards, with_digests
 from .report import copy_out, detokenize_warning, progress_bar, score_line, tool_line, warning_text
 from .settings import Settings, is_sacrebleu, parse
 from .watch import Check, watched
+from .workers import workers_read, workers_run_this_command
 
 Tokens = list[str]
 # Seconds the scheduler of --scheduler may take to answer: the connection, then each question while the command runs.
@@ -185,8 +181,8 @@ def _write_scores(settings: Settings, output: IO[str]) -> list[str]:
 def _shard_results(settings: Settings, client: Any, slices: list[FileSlice] | None) -> Iterator["ShardResult"]:
     """Each shard's result, in line order: slices where the scorer can read the files itself, else lines read here."""
     if client is not None:
-        _workers_run_this_command(client)
-    if slices is not None and (client is None or _workers_read(client, settings.paths)):
+        workers_run_this_command(client)
+    if slices is not None and (client is None or workers_read(client, settings.paths)):
         stream, total = slices if client is None else with_digests(slices), sum(piece.count for piece in slices)
     else:
         stream, total = streamed_shards(settings.paths), None
@@ -374,34 +370,3 @@ def _lost_cluster(client: Any, settings: Settings) -> Iterator[None]:
         if isinstance(error, (CancelledError, CommClosedError)) or client.status != "running":
             raise LostCluster(settings.scheduler, settings.jobs) from None
         raise
-
-
-def _workers_run_this_command(client: Any) -> None:
-    """Every worker has this version of bleu-scratch installed: the workers run the command's code.
-
-    Asked with a function of the standard library, which a worker without bleu-scratch can run too.
-    """
-    try:
-        ours = importlib.metadata.version("bleu-scratch")
-    except importlib.metadata.PackageNotFoundError:  # run from a checkout that is not installed
-        ours = __version__
-    try:
-        versions = client.run(importlib.metadata.version, "bleu-scratch")
-    except Exception as error:  # Dask raises a worker's error as a plain Exception that quotes it
-        raise WorkerLacksTheCommand(client.scheduler.address, str(error)) from None
-    others = sorted(set(versions.values()) - {ours})
-    if others:
-        raise WorkerRunsAnother(client.scheduler.address, ", ".join(others), ours)
-
-
-def _workers_read(client: Any, paths: list[str]) -> bool:
-    """Whether every worker sees the files as this process does (same paths, same sizes); each slice's digest
-    then checks the bytes a worker reads (``with_digests``)."""
-    sizes = {os.path.abspath(path): os.path.getsize(path) for path in paths}
-    answers = client.run(_sizes, list(sizes))
-    return all(answer == sizes for answer in answers.values())
-
-
-def _sizes(paths: list[str]) -> dict[str, int | None]:
-    """The size of each file as a worker sees it (None where it sees no file)."""
-    return {path: os.path.getsize(path) if os.path.isfile(path) else None for path in paths}

@@ -118,7 +118,7 @@ def test_an_existing_cluster_reads_its_own_slices_of_the_files(capsys, wmt15, mo
 
 def test_workers_that_cannot_reach_the_files_get_the_lines(capsys, wmt15, monkeypatch, dask_client):
     handed = spy_on_shards(monkeypatch)
-    monkeypatch.setattr(pipeline, "_workers_read", lambda client, paths: False)
+    monkeypatch.setattr(pipeline, "workers_read", lambda client, paths: False)
     expected = run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json")
     assert (
         run_main(capsys, wmt15["google.ru"], wmt15["ref.ru"], "--json", "--scheduler", dask_client.scheduler.address)
