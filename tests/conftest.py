@@ -229,6 +229,8 @@ SLOW_FILES = {
 }
 # Single slow tests in otherwise quick files: all 16 WMT17 systems, or thousands of resamples.
 SLOW_TESTS = {
+    "tests/cli/test_compare.py::test_lowercase_is_sacrebleus_lc",
+    "tests/cli/test_compare.py::test_a_system_that_differs_in_no_trial_gets_sacrebleus_p_value_and_no_star",
     "tests/lessons/test_significance.py::test_paired_bootstrap_on_wmt17_systems_equals_sacrebleu",
     "tests/lessons/test_significance.py::test_the_recorded_sacrebleu_runs_are_ours",
     "tests/lessons/test_significance.py::test_bootstrap_p_values_match_moses_within_0_01",
