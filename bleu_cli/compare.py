@@ -185,10 +185,12 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
     """The systems as ``(path, lines)`` pairs, the baseline first, and the reference streams; bad input raises."""
     names = [settings.baseline, *settings.systems]
     check_readable([*names, *settings.references])
-    for i, name in enumerate(names):
-        earlier = next((other for other in names[:i] if _same_file(name, other)), None)
-        if earlier is not None:
-            raise GivenTwice(name, earlier)
+    seen: dict[tuple[int, int] | str, str] = {}  # each file, by its device and inode, to the first name given
+    for name in names:
+        file = _file_of(name)
+        if file in seen:
+            raise GivenTwice(name, seen[file])
+        seen[file] = name
     streams = {path: file_lines(path) for path in [*names, *settings.references]}
     if not streams[settings.baseline]:
         raise EmptyHypothesis(settings.baseline)
@@ -199,15 +201,14 @@ def read(settings: CompareSettings) -> tuple[list[tuple[str, list[str]]], list[l
     return [(name, streams[name]) for name in names], [streams[path] for path in settings.references]
 
 
-def _same_file(path: str, other: str) -> bool:
-    """Whether two names of readable files (``-`` is standard input) are one file: a link or ``./`` is no other."""
-    if path == other:
-        return True
+def _file_of(name: str) -> tuple[int, int] | str:
+    """The file a readable name (``-`` is standard input) stands for: its device and inode, so that a link or
+    ``./`` is no other; the name itself where standard input is closed (reading it says so)."""
     try:
-        stats = [os.fstat(0) if name == "-" else os.stat(name) for name in (path, other)]
-    except OSError:  # standard input closed: reading it says so
-        return False
-    return os.path.samestat(*stats)
+        found = os.fstat(0) if name == "-" else os.stat(name)
+    except OSError:
+        return name
+    return found.st_dev, found.st_ino
 
 
 def file_lines(path: str) -> list[str]:
