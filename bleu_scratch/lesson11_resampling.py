@@ -154,8 +154,8 @@ def resampled_scores(stats: np.ndarray, single_precision: bool = True) -> np.nda
 def bootstrap_interval(scores: np.ndarray) -> tuple[float, tuple[float, float]]:
     """The mean of the resampled scores and their 95% interval ``(low, high)``.
 
-    Of 1,000 sorted scores, the 25th from the bottom (index 25) and from the
-    top (index 974): 2.5% of the scores lie beyond each end.
+    Of 1,000 sorted scores, the 26th from the bottom (index 25) and from the
+    top (index 974): 25 scores, 2.5%, lie beyond each end.
 
     >>> bootstrap_interval(np.arange(1000.0))
     (499.5, (25.0, 974.0))
