@@ -156,15 +156,47 @@ Read [02 Clipping](../notebooks/02_clipping.ipynb) first; [the README](../README
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """Two lessons, a notebook showing the match view and a guide, built as the site."""
-    out = tmp_path_factory.mktemp("site")
+def sources(tmp_path_factory) -> tuple[list[Path], list[Path]]:
+    """Two lessons, a notebook showing the match view, and a guide."""
     notebooks = [ROOT / "notebooks" / "02_clipping.ipynb", ROOT / "notebooks" / "03_modified_precision.ipynb"]
     notebooks.append(match_view_notebook(tmp_path_factory.mktemp("notebooks") / "99_match_view.ipynb"))
     guide = tmp_path_factory.mktemp("docs") / "guide.md"
     guide.write_text(GUIDE, encoding="utf-8")
-    build_site.build_site(out, notebooks, [guide])
+    return notebooks, [guide]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, sources) -> Path:
+    """The sources built as the site."""
+    out = tmp_path_factory.mktemp("site")
+    build_site.build_site(out, *sources)
     return out
+
+
+def test_the_site_is_the_same_at_every_build(site, sources, tmp_path):
+    build_site.build_site(tmp_path, *sources)
+    for page in site.glob("*.html"):
+        assert (tmp_path / page.name).read_bytes() == page.read_bytes(), (
+            f"{page.name} changed from one build to the next"
+        )
+
+
+def test_a_link_to_a_missing_heading_or_file_is_broken(tmp_path):
+    (tmp_path / "a.html").write_text(
+        '<h1 id="here">A</h1><a href="#here">1</a> <a href="b.html#there">2</a> <a href="b.html#nowhere">3</a> '
+        '<a href="#gone">4</a> <a href="c.html">5</a>',
+        encoding="utf-8",
+    )
+    (tmp_path / "b.html").write_text('<h2 id="there">B</h2>', encoding="utf-8")
+    assert build_site.broken_links(tmp_path) == ["a.html -> b.html#nowhere", "a.html -> #gone", "a.html -> c.html"]
+
+
+def test_an_output_folder_that_is_a_file_is_one_line(tmp_path, capsys):
+    taken = tmp_path / "site"
+    taken.write_text("not a folder", encoding="utf-8")
+    assert build_site.main([str(taken)]) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err.startswith("build_site: ") and said.err.count("\n") == 1, said.err
 
 
 def test_the_site_builders_examples_hold():
@@ -259,9 +291,45 @@ def test_a_guide_of_docs_is_a_page_of_the_site_linked_to_the_lessons(chromium, s
     assert "<title>A guide</title>" in document
     hrefs = re.findall(r'<a href="([^"#]+)"', document)
     assert "02_clipping.html" in hrefs
-    assert "https://github.com/OWNER/bleu-from-scratch/blob/main/README.md" in hrefs
+    assert f"{build_site.REPOSITORY_URL}/blob/main/README.md" in hrefs
     index = (site / "index.html").read_text(encoding="utf-8")
     assert '<h2>Guides</h2><ul><li><a href="guide.html">A guide</a>' in index
+
+
+# What chromium computes for the page's printed code, its text outputs and its formulas.
+STYLES = """<script>
+const style = selector => getComputedStyle(document.querySelector(selector));
+document.body.dataset.styles = JSON.stringify({
+  code_font: getComputedStyle(document.body).getPropertyValue("--jp-code-font-family").trim(),
+  printed_font: style("pre.site-printed-solution").fontFamily,
+  output_white_space: style(".jp-OutputArea-output pre").whiteSpace,
+  math_font: style("math").fontFamily,
+});
+</script>"""
+
+
+def test_printed_code_keeps_the_code_font_text_tables_their_lines_and_formulas_a_math_font(chromium, site, tmp_path):
+    probe = site / "99_match_view_styles.html"
+    page = (site / "99_match_view.html").read_text(encoding="utf-8")
+    # A printed lesson function, folded as the site folds it, beside the page's own outputs.
+    printed = build_site.with_printed_solutions_folded(
+        [
+            nbformat.v4.new_output(
+                "stream", text="def f():\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n"
+            )
+        ],
+        "a test",
+    )[1]["data"]["text/html"]
+    probe.write_text(page.replace("</body>", printed + STYLES + "</body>"), encoding="utf-8")
+    try:
+        document = dom(chromium, tmp_path, probe)
+    finally:
+        probe.unlink()
+    styles = json.loads(html.unescape(re.search(r'data-styles="([^"]*)"', document).group(1)))
+    # chromium writes the same list of fonts with other quotes once computed.
+    assert styles["code_font"] and styles["printed_font"] == styles["code_font"].replace("'", '"'), styles
+    assert styles["output_white_space"] == "pre", "a printed table wraps mid-line instead of scrolling"
+    assert styles["math_font"].startswith('"STIX Two Math"'), styles
 
 
 def test_a_page_of_the_site_renders_in_chromium(chromium, site, tmp_path):

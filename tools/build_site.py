@@ -25,10 +25,12 @@ What changes on the way from notebook or guide to page:
   whole output follows in a closed "Show the solution" element;
 - a cell tagged ``remove-cell`` is left out (for cells that only make sense
   in a running notebook, such as a setup cell for Colab);
-- each page gets links to the index and to the previous and next lessons.
+- each page gets links to the index and to the previous and next pages of
+  its kind: lessons, appendices or guides.
 
-The build stops with an error when a page links to a page or file the site
-does not have.
+The build stops with an error when a page links to a page, a heading or a file
+the site and the repository do not have. While the repository's address is
+still the placeholder ``OWNER/...``, it says so (``tools/repository.py --set``).
 """
 
 from __future__ import annotations
@@ -71,7 +73,10 @@ MATH_OR_CODE = re.compile(
     r"(?P<fence>^```.*?^```)|(?P<code>`[^`\n]+`)|\$\$(?P<display>.+?)\$\$|(?<![\\$\w])\$(?P<inline>[^\s$](?:[^$\n]*[^\s$])?)\$(?!\d)",
     re.S | re.M,
 )
-LOCAL_REFERENCE = re.compile(r"""(?:href|src)="(?!https?:|mailto:|data:|#)([^"]*)\"""")
+LOCAL_REFERENCE = re.compile(r"""(?:href|src)="(?!https?:|mailto:|data:)([^"]*)\"""")
+ANCHOR = re.compile(r"""\bid="([^"]*)\"""")
+# Paired Markdown emphasis and code marks, left out of a title or a sentence shown as plain text.
+MARKS = re.compile(r"(\*\*|\*|`)(.+?)\1")
 
 
 class SiteError(Exception):
@@ -90,25 +95,31 @@ def page_name(notebook: Path) -> str:
     return notebook.stem + ".html"
 
 
+def is_lesson(page: str) -> bool:
+    """A numbered lesson's page (``02_clipping.html``), not an appendix's or a guide's."""
+    return page[:2].isdigit()
+
+
 def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
     """The notebook's first Markdown heading."""
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             heading = re.search(r"^#+\s+(.+)$", cell.source, re.M)
             if heading:
-                return heading.group(1).strip()
+                return MARKS.sub(r"\2", heading.group(1).strip())
     return fallback
 
 
 def first_sentence(notebook: nbformat.NotebookNode) -> str:
-    """The first sentence of the notebook's first paragraph that is not a heading, as plain text."""
+    """The first sentence of the first paragraph not a heading nor in italics (a reading time), as plain text."""
     for cell in notebook.cells:
         if cell.cell_type != "markdown":
             continue
         for paragraph in re.split(r"\n\s*\n", cell.source):
-            if paragraph.strip() and not paragraph.lstrip().startswith(("#", "|", "```", "<")):
-                text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", " ".join(paragraph.split()))
-                text = re.sub(r"<[^>]+>|[*_`]", "", text)
+            text = " ".join(paragraph.split())
+            if text and not text.startswith(("#", "|", "```", "<")) and not re.fullmatch(r"\*[^*].*\*", text):
+                text = re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", text)
+                text = MARKS.sub(r"\2", re.sub(r"<[^>]+>", "", text))
                 return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     return ""
 
@@ -122,6 +133,8 @@ def markdown_for_site(text: str, pages: set[str], folder: str = "notebooks", rep
     '[Next: 02 Clipping](02_clipping.html)'
     >>> markdown_for_site("[data](../data/README.md), `$x$`", set())
     '[data](https://github.com/OWNER/bleu-from-scratch/blob/main/data/README.md), `$x$`'
+    >>> markdown_for_site("[gone](../data/no_such_file.md)", set())  # no such file: left for the build to find
+    '[gone](../data/no_such_file.md)'
     >>> markdown_for_site("[A1](../notebooks/A1_python_fractions.ipynb#Top), [tests](tests.md)", {"tests.html"}, "docs")
     '[A1](../notebooks/A1_python_fractions.ipynb#Top), [tests](tests.html)'
     >>> markdown_for_site("$c$", set())
@@ -139,8 +152,8 @@ def markdown_for_site(text: str, pages: set[str], folder: str = "notebooks", rep
         if PAGE_SOURCES.get(source_folder) == suffix:
             page = f"{stem}.html"
             return f"]({page}{hash_sign}{fragment})" if page in pages else match.group(0)
-        if file.startswith("../"):
-            return match.group(0)
+        if file.startswith("../") or not (ROOT / file).exists():
+            return match.group(0)  # no file of the repository: the build finds the link broken
         return f"]({repository}/blob/main/{file}{hash_sign}{fragment})"
 
     def math(match: re.Match) -> str:
@@ -219,8 +232,15 @@ def with_solutions_folded(notebook: nbformat.NotebookNode) -> nbformat.NotebookN
 
 
 def navigation(pages: list[tuple[str, str]], index: int) -> str:
-    """Links to the index and to the previous and next pages."""
-    links = ['<a href="index.html">All lessons</a>']
+    """Links to the index and to the previous and next of ``pages``, those of the same kind as ``pages[index]``.
+
+    >>> navigation([("13_last.html", "13"), ("A1_deep.html", "A1"), ("A2_deeper.html", "A2")], 1)
+    '<nav class="site-nav"><a href="index.html">Index</a> <a href="A2_deeper.html">A2 &rarr;</a></nav>'
+    """
+    kind = is_lesson(pages[index][0])
+    same = [page for page in pages if is_lesson(page[0]) == kind]
+    pages, index = same, same.index(pages[index])
+    links = ['<a href="index.html">Index</a>']
     if index > 0:
         links.append(f'<a href="{pages[index - 1][0]}">&larr; {html.escape(pages[index - 1][1])}</a>')
     if index + 1 < len(pages):
@@ -239,7 +259,7 @@ def index_page(entries: list[tuple[str, str, str]], guides: Sequence[tuple[str, 
     """The lessons in order, each with its first sentence; then the other notebooks; then the guides."""
     items: dict[bool, list[str]] = {True: [], False: []}
     for page, title, sentence in entries:
-        items[page[:2].isdigit()].append(list_item(page, title, sentence))
+        items[is_lesson(page)].append(list_item(page, title, sentence))
     appendices = f"<h2>Appendices</h2><ul>{''.join(items[False])}</ul>" if items[False] else ""
     if guides:
         appendices += f"<h2>Guides</h2><ul>{''.join(list_item(*guide) for guide in guides)}</ul>"
@@ -248,7 +268,6 @@ def index_page(entries: list[tuple[str, str, str]], guides: Sequence[tuple[str, 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta name="color-scheme" content="light dark">
 <title>BLEU from scratch: the lessons</title>
 <style>
 body {{ font-family: system-ui, sans-serif; max-width: 50em; margin: 2em auto; padding: 0 1em; line-height: 1.5; }}
@@ -272,20 +291,31 @@ def list_item(page: str, title: str, sentence: str) -> str:
     return f'<li><a href="{page}">{html.escape(title)}</a><br><span>{html.escape(sentence)}</span></li>'
 
 
-def broken_links(out_dir: Path) -> list[str]:
-    """Each local link or source of the site's pages that names no file of the site, as "page -> target"."""
+def broken_links(out_dir: Path, pages: Sequence[Path] | None = None) -> list[str]:
+    """Each local link or source of ``pages`` (all of the site's by default) that names no file of the site, or
+    no heading or other ``id`` of the page it names, as "page -> target"."""
+    anchors: dict[str, set[str]] = {}
+
+    def ids(path: Path) -> set[str]:
+        if path.name not in anchors:
+            anchors[path.name] = {html.unescape(name) for name in ANCHOR.findall(path.read_text(encoding="utf-8"))}
+        return anchors[path.name]
+
     broken = []
-    for page in sorted(out_dir.glob("*.html")):
+    for page in sorted(out_dir.glob("*.html")) if pages is None else pages:
         for target in LOCAL_REFERENCE.findall(page.read_text(encoding="utf-8")):
-            path = html.unescape(target).split("#", 1)[0]
-            if path and not (out_dir / path).is_file():
+            path, _, fragment = html.unescape(target).partition("#")
+            linked = out_dir / path if path else page
+            if not linked.is_file() or (fragment and linked.suffix == ".html" and fragment not in ids(linked)):
                 broken.append(f"{page.name} -> {target}")
     return broken
 
 
 def guide_notebook(path: Path) -> nbformat.NotebookNode:
     """A guide of docs/ as a notebook of one Markdown cell, so that it is drawn as the lessons are."""
-    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(path.read_text(encoding="utf-8"))])
+    # The cell's id is the guide's name: nbformat would draw a random one, and the page would change at every build.
+    cell = nbformat.v4.new_markdown_cell(path.read_text(encoding="utf-8"), id=re.sub(r"[^\w-]", "-", path.stem)[:64])
+    return nbformat.v4.new_notebook(cells=[cell])
 
 
 def build_site(out_dir: Path, notebooks: list[Path] | None = None, guides: list[Path] | None = None) -> list[Path]:
@@ -302,8 +332,9 @@ def build_site(out_dir: Path, notebooks: list[Path] | None = None, guides: list[
         for folder, read in sources.items()
     }
     names = [name for listed in pages.values() for name, _ in listed]
-    if "index.html" in names or len(set(names)) < len(names):
-        raise SiteError(f"two pages, or a page and the index, would have the same name: {sorted(names)}")
+    twice = sorted({name for name in names if names.count(name) > 1 or name == "index.html"})
+    if twice:
+        raise SiteError(f"two pages, or a page and the index, would have the same name: {', '.join(twice)}")
     html_exporter = exporter()
     written = []
     for folder, read in sources.items():
@@ -335,12 +366,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     out_dir = Path(args.out_dir)
-    pages = build_site(out_dir)
-    broken = broken_links(out_dir)
+    try:
+        pages = build_site(out_dir)
+    except (SiteError, OSError) as error:
+        print(f"build_site: {error}", file=sys.stderr)
+        return 1
+    broken = broken_links(out_dir, pages)
     if broken:
         print("build_site: links to nothing:\n  " + "\n  ".join(broken), file=sys.stderr)
         return 1
     print(f"{len(pages)} pages in {out_dir}; open {out_dir / 'index.html'}")
+    if "/OWNER/" in REPOSITORY_URL:
+        print(
+            f"note: links to the repository go to {REPOSITORY_URL}, a placeholder: before publishing the site, "
+            "run python tools/repository.py --set OWNER/NAME"
+        )
     return 0
 
 
