@@ -8,6 +8,7 @@ import sys
 import types
 from pathlib import Path
 
+import nbformat
 import pytest
 
 import bleu_scratch.notebook as notebook_helpers
@@ -95,6 +96,14 @@ def test_each_notebook_needs_only_its_own_and_earlier_lessons(lesson_runs, name)
     assert sorted(announced) == PREVIEWS.get(lesson, [])
     assert all(previewed <= "09" and previewed > lesson for previewed in announced)
     assert exercises >= 1 and printed.count("Correct!") == exercises
+    if announced:
+        # A preview shows NLTK's answer in place of a later lesson's: every printed line is the repository's
+        # (but a printed function, which is the student's own).
+        stored = nbformat.read(REPO / "notebooks" / name, as_version=4)
+        for ran, kept in zip(executed.cells, stored.cells):
+            if ran.cell_type == "code" and "### BEGIN" not in str(kept.outputs) and "waits for" not in str(ran.outputs):
+                texts = ["".join(out.get("text", "") for out in cell.outputs) for cell in (ran, kept)]
+                assert texts[0] == texts[1], f"{name}, cell {kept.get('id')}: the preview printed another answer"
 
 
 @pytest.fixture
