@@ -18,6 +18,9 @@ def difference(got: list, want: list) -> str:
     'returned 0.5000000000000001, NLTK gives 0.5: one unit in the last place away: add with math.fsum'
     >>> difference(["list", [["int", 1], ["int", 2]]], ["list", [["int", 1], ["int", 3]]])
     'returned [1, 2], NLTK gives [1, 3]: item [1] is 2, expected 3'
+    >>> a_twice = [[["tuple", [["str", "a"]]], ["int", 2]]]
+    >>> difference(["dict", a_twice], ["Counter", a_twice])
+    "returned {('a',): 2}, NLTK gives Counter({('a',): 2}): same items, different type (dict, expected Counter)"
     """
     shown = f"returned {clip(show(got), 60)}, NLTK gives {clip(show(want), 60)}"
     where = _first_difference(got, want, "")
@@ -35,6 +38,8 @@ def _miss(path: str, got: list, want: list) -> str:
 def _kind(got: list, want: list) -> str:
     if got[0] != want[0] and got[0] in NUMBERS and want[0] in NUMBERS and _number(got) == _number(want):
         return f"same value, different type ({got[0]}, expected {want[0]})"
+    if {got[0], want[0]} == {"Counter", "dict"} and sorted(map(str, got[1])) == sorted(map(str, want[1])):
+        return f"same items, different type ({got[0]}, expected {want[0]})"
     if got[0] == want[0] == "float":
         a, b = float.fromhex(got[1]), float.fromhex(want[1])
         if a != b and math.isfinite(a) and math.isfinite(b) and math.nextafter(b, a) == a:

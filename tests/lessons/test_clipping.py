@@ -50,3 +50,13 @@ def test_clipped_never_exceeds_hypothesis_count():
     max_counts = Counter({("a",): 5, ("b",): 2})
     # min(1, 5) = 1, min(3, 2) = 2.
     assert clipped_counts(hypothesis_counts, max_counts) == Counter({("a",): 1, ("b",): 2})
+
+
+def test_each_returns_a_counter_and_clipping_keeps_every_hypothesis_ngram():
+    references = ["this is a test".split(), "this is is is test".split()]
+    hypothesis_counts = count_ngrams("is some".split(), 1)
+    max_counts = max_reference_counts(references, 1)
+    clipped = clipped_counts(hypothesis_counts, max_counts)
+    assert type(max_counts) is Counter and type(clipped) is Counter
+    # "some" is clipped to 0 and stays, as in NLTK's modified_precision: `a & b` would drop it.
+    assert dict(clipped) == {("is",): 1, ("some",): 0}

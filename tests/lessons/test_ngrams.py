@@ -53,3 +53,9 @@ def test_count_ngrams_of_repeated_bigram():
 
 def test_count_ngrams_of_too_short_sequence_is_empty():
     assert count_ngrams(["a"], 2) == Counter()
+
+
+def test_count_ngrams_returns_a_counter_as_nltk_counts():
+    # NLTK's modified_precision counts with Counter(ngrams(...)); a dict compares equal but is another type.
+    assert type(count_ngrams("a b a".split(), 1)) is Counter
+    assert type(count_ngrams(["a"], 2)) is Counter
