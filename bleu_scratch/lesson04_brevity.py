@@ -22,6 +22,8 @@ def closest_ref_length(references: Sequence[Sequence[Token]], hyp_len: int) -> i
     10
     >>> closest_ref_length(refs, 13)
     14
+    >>> closest_ref_length([["a"] * 14, ["a"] * 10], 12)  # the shorter, wherever it is listed
+    10
     """
     ### BEGIN SOLUTION
     ref_lens = (len(reference) for reference in references)
@@ -43,6 +45,8 @@ def brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
     1.0
     >>> brevity_penalty(10, 5)  # exp(1 - 10/5) = exp(-1)
     0.36787944117144233
+    >>> brevity_penalty(10, 4)  # exp(1 - 10/4): r/c is a true division
+    0.22313016014842982
     >>> brevity_penalty(10, 0)
     0
     """

@@ -241,6 +241,9 @@ def bleu_from_stats(
     >>> stats = BleuStats(hyp_len=4, ref_len=4, matches=(4, 3), totals=(4, 3), too_short=(0, 0))
     >>> bleu_from_stats(stats, weights=(0.5, 0.5))
     1.0
+    >>> short = BleuStats(hyp_len=3, ref_len=4, matches=(3, 2), totals=(3, 2), too_short=(0, 0))
+    >>> bleu_from_stats(short, weights=(0.5, 0.5))  # the brevity penalty exp(1 - 4/3)
+    0.7165313105737893
     """
     weight_list = weight_vectors(weights)
     # Like NLTK, a list of several weight vectors gives a list of scores, but

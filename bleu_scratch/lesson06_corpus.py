@@ -61,6 +61,9 @@ def corpus_bleu(
     >>> refs2 = ["a dog barked".split()]
     >>> round(corpus_bleu([refs1, refs2], [hyp1, hyp2], weights=(0.5, 0.5)), 4)
     0.8825
+    >>> from bleu_scratch import SmoothingFunction
+    >>> corpus_bleu([refs2, refs1], [hyp2, hyp1], smoothing_function=SmoothingFunction().method5)  # reads the last pair
+    0.8932641627346888
     """
     ### BEGIN SOLUTION
     stats = corpus_stats(list_of_references, hypotheses, max_n_of(weights))
