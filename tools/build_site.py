@@ -294,19 +294,15 @@ def list_item(page: str, title: str, sentence: str) -> str:
 def broken_links(out_dir: Path, pages: Sequence[Path] | None = None) -> list[str]:
     """Each local link or source of ``pages`` (all of the site's by default) that names no file of the site, or
     no heading or other ``id`` of the page it names, as "page -> target"."""
-    anchors: dict[str, set[str]] = {}
-
-    def ids(path: Path) -> set[str]:
-        if path.name not in anchors:
-            anchors[path.name] = {html.unescape(name) for name in ANCHOR.findall(path.read_text(encoding="utf-8"))}
-        return anchors[path.name]
-
+    texts = {page.name: page.read_text(encoding="utf-8") for page in sorted(out_dir.glob("*.html"))}
+    anchors = {name: {html.unescape(found) for found in ANCHOR.findall(text)} for name, text in texts.items()}
     broken = []
     for page in sorted(out_dir.glob("*.html")) if pages is None else pages:
-        for target in LOCAL_REFERENCE.findall(page.read_text(encoding="utf-8")):
+        for target in LOCAL_REFERENCE.findall(texts[page.name]):
             path, _, fragment = html.unescape(target).partition("#")
             linked = out_dir / path if path else page
-            if not linked.is_file() or (fragment and linked.suffix == ".html" and fragment not in ids(linked)):
+            missing = fragment and linked.suffix == ".html" and fragment not in anchors.get(linked.name, set())
+            if not linked.is_file() or missing:
                 broken.append(f"{page.name} -> {target}")
     return broken
 
