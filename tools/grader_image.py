@@ -14,7 +14,9 @@ import shutil
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-NEEDS = ("numpy", "nltk", "nbgrader")  # the sandbox's numpy, the oracle, course-grades' gradebook
+# The sandbox's numpy, the oracle, course-grades' gradebook, and the jsonschema that nbgrader imports, at the
+# version requirements.txt pins for its import time.
+NEEDS = ("numpy", "nltk", "nbgrader", "jsonschema")
 PINS = ("requirements.txt", "requirements-test.txt")
 
 
