@@ -40,7 +40,12 @@ def test_the_dockerfile_copies_only_the_context_and_installs_its_requirements(co
     assert copied == ["requirements.txt", "bleu_classroom"]
     installs = [line for line in lines if "pip install" in line]
     assert len(installs) == 1 and installs[0].endswith("pip install --no-cache-dir -r /opt/grader/requirements.txt")
-    assert (context / "requirements.txt").read_text().split() == ["numpy==2.4.6", "nltk==3.10.4", "nbgrader==0.9.6", "jsonschema==4.24.1"]
+    assert (context / "requirements.txt").read_text().split() == [
+        "numpy==2.4.6",
+        "nltk==3.10.4",
+        "nbgrader==0.9.6",
+        "jsonschema==4.24.1",
+    ]
 
 
 def test_the_context_holds_no_lesson_notebook_or_solution(context):
