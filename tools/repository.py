@@ -32,22 +32,26 @@ REPOSITORY = "OWNER/bleu-from-scratch"
 NAMING_FILES = ["tools/repository.py", "README.md", "tools/build_site.py", "pyproject.toml"]
 COLAB_TAG = "remove-cell"
 
-# A backslash at the end of a line joins the next one to it: two lines of the cell are longer than this file's.
 COLAB_CELL = """\
 # Colab: install bleu_scratch and its data from the repository. Elsewhere, or where it is installed, this does nothing.
 import importlib.util
 import sys
 
 if "google.colab" in sys.modules and importlib.util.find_spec("bleu_scratch") is None:
+    import os
     import subprocess
     from pathlib import Path
 
     clone = Path("bleu-from-scratch").resolve()
-    if not clone.exists():
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "https://github.com/{repository}", str(clone)], \
-check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"], cwd=clone, \
-check=True)
+    address = "https://github.com/{repository}"
+    get = ["git", "clone", "--quiet", "--depth", "1", address, str(clone)]
+    # No password prompt: a wrong or private address fails at once instead of waiting for one.
+    no_prompt = dict(os.environ, GIT_TERMINAL_PROMPT="0")
+    if not clone.exists() and subprocess.run(get, env=no_prompt).returncode:
+        raise SystemExit(f"could not clone {{address}} (git says why just above)")
+    install = [sys.executable, "-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"]
+    if subprocess.run(install, cwd=clone).returncode:
+        raise SystemExit(f"could not install {{clone}}/colab/requirements.txt (pip says why just above)")
     sys.path.insert(0, str(clone))"""
 
 

@@ -58,12 +58,23 @@ def test_set_rewrites_every_place(tmp_path):
         repository.set_repository("https://github.com/alice/bleu-course", tmp_path)
 
 
+def ran(monkeypatch, status: int = 0) -> list[tuple[list[str], dict]]:
+    """Each command the cell runs, with its options; each ends with ``status``."""
+    commands: list[tuple[list[str], dict]] = []
+
+    def run(command, **options):
+        commands.append((command, options))
+        return subprocess.CompletedProcess(command, status)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    return commands
+
+
 def test_outside_colab_the_cell_does_nothing_even_without_the_package(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     monkeypatch.delitem(sys.modules, "google.colab", raising=False)
-    commands = []
-    monkeypatch.setattr(subprocess, "run", lambda command, **options: commands.append((command, options)))
+    commands = ran(monkeypatch)
     exec(repository.colab_cell("alice/bleu-course"), {})
     assert commands == [] and list(tmp_path.iterdir()) == []
 
@@ -72,8 +83,7 @@ def test_in_colab_without_the_package_the_cell_clones_installs_and_finds_it(monk
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-    commands = []
-    monkeypatch.setattr(subprocess, "run", lambda command, **options: commands.append((command, options)))
+    commands = ran(monkeypatch)
     monkeypatch.setattr(sys, "path", list(sys.path))
     exec(repository.colab_cell("alice/bleu-course"), {})
     clone = tmp_path.resolve() / "bleu-from-scratch"
@@ -81,9 +91,22 @@ def test_in_colab_without_the_package_the_cell_clones_installs_and_finds_it(monk
         "https://github.com/alice/bleu-course",
         str(clone),
     ]
+    assert commands[0][1]["env"]["GIT_TERMINAL_PROMPT"] == "0"
     assert commands[1][0][1:] == ["-m", "pip", "install", "--quiet", "-r", "colab/requirements.txt"]
     assert commands[1][1]["cwd"] == clone
     assert sys.path[0] == str(clone)
+
+
+def test_in_colab_a_clone_that_fails_stops_the_cell_in_one_line(monkeypatch, tmp_path):
+    """git has printed why (no such repository, no network); the cell adds one line, not a traceback of its own."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    commands = ran(monkeypatch, status=128)
+    with pytest.raises(SystemExit) as stopped:
+        exec(repository.colab_cell("alice/bleu-course"), {})
+    assert str(stopped.value) == "could not clone https://github.com/alice/bleu-course (git says why just above)"
+    assert len(commands) == 1  # nothing installed
 
 
 def pins(path: Path) -> dict[str, str]:
