@@ -9,10 +9,10 @@ from one line of text to its list of tokens:
 - ``tokenize_lowercase``: lowercase, then split on whitespace;
 - ``tokenize_punctuation``: runs of letters/digits and runs of other symbols
   (NLTK's ``wordpunct_tokenize``);
-- ``tokenize_paper``: lowercase, letters and digits only, as the BLEU paper
-  counts its examples;
-- ``tokenize_13a``: the tokenizer of NIST's mteval-v13a.pl, sacrebleu's default
-  (lesson 09 reads its rules one by one).
+- ``tokenize_paper``: lowercase, ASCII letters and digits only, as the BLEU
+  paper counts its examples;
+- ``tokenize_13a``: the tokenizer of NIST's mteval-v13a.pl with its case kept,
+  sacrebleu's default (lesson 09 reads its rules one by one).
 
 ``TOKENIZERS`` names them; the command line, the published examples and the
 lessons all pick a tokenizer from it.
@@ -83,7 +83,7 @@ def tokenize_punctuation(line: str) -> list[str]:
 
 @door(checks.line)
 def tokenize_paper(line: str) -> list[str]:
-    """Lowercase, and keep only the letters and digits of each whitespace token.
+    """Lowercase, and keep only the ASCII letters and digits of each whitespace token.
 
     How the BLEU paper counts its examples: case and punctuation never stop a
     match ("Party." matches "party"), and a token of punctuation alone is gone.
@@ -100,7 +100,8 @@ def tokenize_13a(line: str) -> list[str]:
     """The tokens of mteval-v13a.pl's tokenizer, sacrebleu's default ``'13a'``.
 
     Symbols are split off; periods and commas too, except inside numbers; a
-    hyphen only after a digit. Case is kept.
+    hyphen only after a digit. Case is kept, as sacrebleu keeps it and as
+    mteval does with ``-c`` (without it, mteval lowercases ASCII letters first).
 
     >>> tokenize_13a("The cat sat on the mat.")
     ['The', 'cat', 'sat', 'on', 'the', 'mat', '.']
