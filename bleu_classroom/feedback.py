@@ -3,6 +3,7 @@
 Values are as ``sandbox.encode`` gives them; ``show`` writes one as Python would."""
 
 import math
+from fractions import Fraction
 
 from .sandbox import STATS_FIELDS
 
@@ -47,9 +48,13 @@ def _kind(got: list, want: list) -> str:
     return ""
 
 
-def _number(plain: list) -> float:
+def _number(plain: list) -> float | Fraction:
     if plain[0] in ("Fraction", "Precision"):
-        return plain[1] / plain[2]
+        exact = Fraction(plain[1], plain[2])
+        try:
+            return float(exact)
+        except OverflowError:  # larger than any float: kept exact, and equal to no float
+            return exact
     return float.fromhex(plain[1]) if plain[0] == "float" else plain[1]
 
 

@@ -39,6 +39,7 @@ DISK_MB = 64  # the sandbox's /tmp
 MAX_OUTPUT = 16 << 20  # bytes of answers from one sandbox
 MAX_FILE = 1 << 20  # bytes of one file of the package (the lessons' largest is under 20 kB)
 SANDBOX_SOURCE = Path(sandbox.__file__).read_text(encoding="utf-8")
+SMOOTHING_FILE = f"{CLASS_MODULES['SmoothingFunction']}.py"  # in the sandboxes of earlier lessons' smoothing cases
 _LOCK = threading.Lock()
 
 
@@ -143,6 +144,8 @@ def _plain_file(package: Path, name: str) -> bytes | None:
             found = path.lstat()  # the link itself, never where it leads
         except (FileNotFoundError, NotADirectoryError):
             return None  # the sandbox says what is missing, if anything needs it
+        except OSError as error:  # a folder on the way the grader may not search
+            raise Refused(f"cannot read {shown}: {error.strerror}") from None
         if stat.S_ISLNK(found.st_mode):
             raise Refused(_linked(shown, path))
     if not stat.S_ISREG(found.st_mode):
@@ -172,9 +175,10 @@ def cases_for(
 ) -> tuple[dict[str, list[tuple[tuple, Any]]], dict[str, type]]:
     """The cases each of ``units`` meets in a package of ``files``, with NLTK's answers, and NLTK's classes of them.
 
-    A function's drawn cases come from ``seed`` and the files of its lesson and the lessons before (its
-    sandbox's): graded again unchanged, they are the same; changed (to hold a table of answers it was shown,
-    say), they are new; a later lesson's files change nothing.
+    A function's drawn cases come from ``seed`` and the files its sandbox may hold: its lesson's, the lessons'
+    before, and lesson 07's, whose SmoothingFunction a smoothing case loads. Graded again unchanged, they are
+    the same; changed (to hold a table of answers it was shown, say), they are new; any other lesson's files
+    change nothing.
     """
     oracle, by_lesson, cases = NltkOracle(), {}, {}
     with _LOCK, warnings.catch_warnings():  # the warnings' filters are the process's: one grade at a time
@@ -184,6 +188,7 @@ def cases_for(
             lesson = _lesson(unit.module)
             if lesson not in by_lesson:
                 held = {name: content for name, content in files.items() if _lesson(name) <= lesson}
+                held |= {name: files[name] for name in (SMOOTHING_FILE,) if name in files}
                 digest = hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(held)).digest()
                 by_lesson[lesson] = grading_cases(oracle, int.from_bytes(digest[:8], "big"))
             cases[unit.name] = by_lesson[lesson][unit.name]
@@ -207,7 +212,7 @@ def _grade_unit(
     lesson = _lesson(unit.module)
     # Lesson 07's SmoothingFunction (complete in the edition) gives the smoothing an argument names.
     smoothing = any(isinstance(arg, Smoothing) for args, _ in cases for arg in args)
-    kept = {f"{CLASS_MODULES['SmoothingFunction']}.py"} if smoothing else set()
+    kept = {SMOOTHING_FILE} if smoothing else set()
     package = scratch / "bleu_scratch"
     package.mkdir(parents=True)
     for name, content in files.items():
@@ -281,7 +286,7 @@ def _answers(stdout: bytes, count: int) -> tuple[dict[int, list], str]:
             if not (isinstance(value, list) and len(value) == 2 and value[0] == "object" and isinstance(value[1], str)):
                 sandbox.decode(value, {"Precision": lambda n, d: None, "BleuStats": lambda **f: None})
             answers[index] = ["answer", value]
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError) as error:
+        except (ValueError, TypeError, KeyError, IndexError, RecursionError, OverflowError) as error:
             said = clip(line.decode("utf-8", "replace").strip(), 80)
             return answers, f"sent the grader a malformed message ({clip(str(error), 80)}): {said}"
     return answers, ""

@@ -94,13 +94,16 @@ def sandbox_command(
     # The private /tmp first: a mount made after it may lie below it (a virtual environment or a course
     # folder under the host's /tmp), and one made before it would be hidden by it.
     argv = ["bwrap", *_isolation(), "--size", str(limits.disk_mb << 20), "--tmpfs", "/tmp"]
+    # /dev's shared memory is a folder in memory too, which no limit on a process's memory counts: as small as /tmp.
+    argv += ["--size", str(limits.disk_mb << 20), "--tmpfs", "/dev/shm"]
     argv += [*_system(), *_python(), *_numpy()]
     for inside, outside in mounts.items():
         argv += ["--ro-bind", str(outside), inside]
-    # The sandbox's root is a folder in memory too: read-only (below), so that /tmp is the only place to write.
+    # The sandbox's root and its /dev are folders in memory too: read-only (below), so that /tmp and /dev/shm are
+    # the only places to write (device files such as /dev/null still take writes).
     for inside, outside in (writable or {}).items():
         argv += ["--bind", str(outside), inside]
-    return [*argv, "--remount-ro", "/", "--chdir", chdir, "--", *command]
+    return [*argv, "--remount-ro", "/", "--remount-ro", "/dev", "--chdir", chdir, "--", *command]
 
 
 def start(

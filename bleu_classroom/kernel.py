@@ -2,12 +2,16 @@
 
 The course's ``nbgrader_config.py`` names ``SandboxedKernelManager``: autograde starts each kernel through
 ``python -m bleu_classroom.kernel CONNECTION_FILE -- KERNEL_COMMAND``, which runs it in bubblewrap
-(``jail.py``) with the submission's autograded folder read-write, Python and the environment's packages
-read-only, and nothing else (no gradebook, no other submission, no lessons, no network). The kernel
+(``jail.py``) with the submission's autograded folder, Python and the environment's packages read-only, and
+nothing else (no gradebook, no other submission, no lessons, no network). The folder is read-only because
+nbgrader, outside the sandbox, writes the executed notebook there and reads it again for feedback: a link the
+kernel could plant in place of the notebook would make nbgrader write over, or show, any file it can reach.
+The lessons write only below /tmp, the sandbox's own. The kernel
 talks over Unix sockets that this process joins to the TCP ports nbgrader connects to.
 """
 
 import json
+import shutil
 import signal
 import socket
 import sys
@@ -43,7 +47,8 @@ def main(argv: list[str]) -> int:
     here = Path.cwd()
     prefix = Path(sys.prefix).resolve()
     mounts = {str(prefix): prefix} if prefix != Path(sys.base_prefix).resolve() else {}
-    writable = {"/kernel": sockets, str(here): here}
+    mounts[str(here)] = here
+    writable = {"/kernel": sockets}
     argv_ = jail.sandbox_command(command, mounts, KERNEL_LIMITS, writable, chdir=str(here))
     # Same process group as this one: when nbgrader ends the kernel's group, the sandbox goes too.
     process, group = jail.start(argv_, KERNEL_LIMITS, new_session=False)
@@ -57,9 +62,7 @@ def main(argv: list[str]) -> int:
         return process.wait()
     finally:
         jail.stop(process, group)
-        for leftover in sockets.iterdir():
-            leftover.unlink()
-        sockets.rmdir()
+        shutil.rmtree(sockets, ignore_errors=True)  # whatever the kernel left there; links are removed, not followed
 
 
 def _forward(ip: str, port: int, path: Path) -> None:

@@ -67,9 +67,28 @@ def nbgrader_course(tmp_path_factory) -> Path:
             "        open(_path, 'ab').write(b'OWNED')\n"
             "    except OSError:\n"
             "        pass\n"
+            # And puts links in place of its notebooks, to a file of the instructor's and to the solutions, for
+            # nbgrader (outside the sandbox) to write the executed notebook over, or show as feedback.
+            "import os as _os\n"
+            f"for _name, _target in {planted_links(course)!r}.items():\n"
+            "    try:\n"
+            "        _os.symlink(_target, _name + '.planted')\n"
+            "        _os.replace(_name + '.planted', _name)\n"
+            "    except OSError:\n"
+            "        pass\n"
         )
+    (course / "instructors.txt").write_text("the instructor's own file\n", encoding="utf-8")
     nbgrader(course, "autograde", ASSIGNMENT)
     return course
+
+
+def planted_links(course: Path) -> dict[str, str]:
+    """The links the intruder's package puts in place of its notebooks, by name: to where each leads."""
+    source = course / "source" / ASSIGNMENT
+    return {
+        "01_tokens_and_ngrams.ipynb": str(course / "instructors.txt"),
+        "02_clipping.ipynb": str(source / "01_tokens_and_ngrams.ipynb"),
+    }
 
 
 def intruder_targets(course: Path) -> list[Path]:

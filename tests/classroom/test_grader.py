@@ -298,6 +298,33 @@ def test_what_lies_under_the_hosts_tmp_is_mounted_after_the_private_tmp():
     assert all(argv[i + 1] != "/tmp" for i, part in enumerate(argv) if part == "--tmpfs" and i != private)
 
 
+def test_a_sandbox_writes_only_to_its_tmp_and_dev_shm_each_no_larger_than_its_disk_limit():
+    """/dev and /dev/shm are folders in memory that no limit on a process's memory counts (a student's attack
+    wrote 1.5 GB to /dev/shm under a 1 GB limit, where no control group binds)."""
+    from bleu_classroom import jail
+
+    limits = jail.Limits(seconds=60, memory_mb=0, processes=16, disk_mb=4, max_output=1 << 16)
+    code = (
+        "for place in ('/dev/fill', '/dev/shm/fill', '/tmp/fill'):\n"
+        "    written, said = 0, 'no error'\n"
+        "    try:\n"
+        "        with open(place, 'wb', buffering=0) as out:\n"
+        "            for _ in range(16):\n"
+        "                written += out.write(bytes(1 << 20))\n"
+        "    except OSError as error:\n"
+        "        said = error.strerror\n"
+        "    print(place, written <= 4 << 20, said)\n"
+        "open('/dev/null', 'w').write('device files still take writes')\n"
+    )
+    outcome = jail.run([*jail.python_command(), "-c", code], {}, b"", limits)
+    assert outcome.stdout.decode().splitlines() == [
+        "/dev/fill True Read-only file system",
+        "/dev/shm/fill True No space left on device",
+        "/tmp/fill True No space left on device",
+    ], outcome.stderr
+    assert outcome.exit_code == 0
+
+
 def test_the_files_a_sandbox_may_hold_are_what_lessons_01_to_07_need(tmp_path):
     package = REPO / "bleu_scratch"
     assert set(units.LESSON_FILES) == {path.name for path in package.glob("lesson0[1-7]_*.py")}
@@ -325,4 +352,37 @@ def test_a_functions_drawn_cases_change_with_its_lessons_files_only():
     later = grader.cases_for(files | {"lesson06_corpus.py": b"six, edited"}, 12345, chosen)[0]
     assert later["ngrams"] == cases["ngrams"]  # lesson 06 is after lesson 01
     assert later["corpus_bleu"] != cases["corpus_bleu"]
-    assert grader.cases_for(files | {"lesson07_smoothing.py": b"edited"}, 12345, chosen)[0] == cases
+    # Lesson 07's file is in the sandbox of corpus_bleu's smoothing cases: a table of answers kept there, filled
+    # from one grade's feedback to the next, meets new cases each time.
+    smoothing = grader.cases_for(files | {"lesson07_smoothing.py": b"edited"}, 12345, chosen)[0]
+    assert smoothing["corpus_bleu"] != cases["corpus_bleu"]
+
+
+def test_an_answer_beyond_any_float_is_a_wrong_answer_not_a_crash(edition, tmp_path):
+    """Comparing it with NLTK's float divided it into a float: OverflowError stopped the grade of the class."""
+    student = copy_of(edition, tmp_path, "student")
+    set_function(
+        student, "lesson04_brevity", "brevity_penalty", ["from fractions import Fraction", "return Fraction(10**400)"]
+    )
+    reason = grader.grade(student, only=["brevity_penalty"]).marks[0].reason
+    assert reason.startswith("brevity_penalty(10, 12): returned Fraction(1000"), reason
+    # A forged float beyond any float, sent by the sandbox, is a malformed message.
+    line = json.dumps({"kind": "answer", "index": 0, "value": ["float", "0x1p+99999"]}).encode()
+    assert grader._answers(line, 1)[1].startswith("sent the grader a malformed message (hexadecimal value too large")
+
+
+def test_a_file_the_grader_may_not_read_costs_that_submission_alone(edition, tmp_path, monkeypatch):
+    """A student can take the grader's permission away (chmod 000 a folder), which binds a grader not run as root."""
+    student = copy_of(edition, tmp_path, "student")
+    checks, lstat = student / "bleu_scratch" / "checks", Path.lstat
+
+    def refused(path: Path):
+        if path.parent == checks:
+            raise PermissionError(13, "Permission denied", str(path))
+        return lstat(path)
+
+    monkeypatch.setattr(Path, "lstat", refused)
+    marks = grader.grade(student).marks
+    assert {(mark.points, mark.reason) for mark in marks} == {
+        (0, "cannot read bleu_scratch/checks/__init__.py: Permission denied")
+    }

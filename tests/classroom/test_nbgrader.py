@@ -1,13 +1,14 @@
 """The pinned nbgrader on the course ``nbgrader-course`` lays out: the release, and autograde of three students."""
 
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
 
 from bleu_classroom import leaks, release
-from tests.classroom.conftest import intruder_targets
+from tests.classroom.conftest import intruder_targets, planted_links
 from tests.classroom.edition_tools import REPO
 from tests.classroom.nbgrader_tools import ASSIGNMENT, nbgrader_scores
 
@@ -87,6 +88,12 @@ def test_autograde_runs_a_submission_where_it_cannot_reach_the_gradebook_or_othe
     owned = [p for p in nbgrader_course.rglob("*") if p.is_file() and b"OWNED" in p.read_bytes()]
     assert owned and all("intruder" in p.parts for p in owned)
     assert all(path.is_file() for path in intruder_targets(nbgrader_course))
+    # Its links never replaced its notebooks, so nbgrader wrote over no file of the instructor's and read no solution.
+    autograded = nbgrader_course / "autograded" / "intruder" / ASSIGNMENT
+    assert not [name for name in planted_links(nbgrader_course) if (autograded / name).is_symlink()]
+    instructors = nbgrader_course / "instructors.txt"
+    assert instructors.read_text(encoding="utf-8") == "the instructor's own file\n"
+    assert os.stat(instructors).st_mode & 0o200  # nbgrader makes what it writes read-only
     # nbgrader wrote the gradebook: every student's grades are there, the others' as they should be.
     full = {name: (points, points) for name, points in NOTEBOOK_MAX.items()}
     assert nbgrader_scores(nbgrader_course, "filled") == nbgrader_scores(nbgrader_course, "intruder") == full
