@@ -6,8 +6,8 @@ The course's ``nbgrader_config.py`` names ``SandboxedKernelManager``: autograde 
 nothing else (no gradebook, no other submission, no lessons, no network). The folder is read-only because
 nbgrader, outside the sandbox, writes the executed notebook there and reads it again for feedback: a link the
 kernel could plant in place of the notebook would make nbgrader write over, or show, any file it can reach.
-The lessons write only below /tmp, the sandbox's own. The kernel
-talks over Unix sockets that this process joins to the TCP ports nbgrader connects to.
+The lessons write only below /tmp, the sandbox's own. The kernel talks over Unix sockets that this process
+joins to the TCP ports nbgrader connects to.
 """
 
 import json
