@@ -120,9 +120,13 @@ def submitted_files(directory: Path) -> dict[str, bytes]:
     than ``MAX_FILE``. Any other file of the submission, whatever it is, is never looked at.
     """
     package = directory / "bleu_scratch"
-    if package.is_symlink():
+    try:
+        linked, has_init = package.is_symlink(), (package / "__init__.py").is_file()
+    except OSError as error:  # a folder the grader may not search
+        raise Refused(f"cannot read bleu_scratch: {error.strerror}") from None
+    if linked:
         raise Refused(_linked("bleu_scratch", package))
-    if not (package / "__init__.py").is_file():
+    if not has_init:
         inits = [*directory.glob("*/bleu_scratch/__init__.py"), *directory.glob("*/*/bleu_scratch/__init__.py")]
         below = sorted(str(path.parent.parent) for path in inits)
         hint = f" (such as {', '.join(below[:3])})" if below else ""
@@ -188,7 +192,8 @@ def cases_for(
             lesson = _lesson(unit.module)
             if lesson not in by_lesson:
                 held = {name: content for name, content in files.items() if _lesson(name) <= lesson}
-                held |= {name: files[name] for name in (SMOOTHING_FILE,) if name in files}
+                if SMOOTHING_FILE in files:
+                    held[SMOOTHING_FILE] = files[SMOOTHING_FILE]
                 digest = hashlib.sha256(str(seed).encode() + b"\0" + _fingerprint(held)).digest()
                 by_lesson[lesson] = grading_cases(oracle, int.from_bytes(digest[:8], "big"))
             cases[unit.name] = by_lesson[lesson][unit.name]

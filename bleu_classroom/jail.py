@@ -2,11 +2,11 @@
 
 The sandbox has its own process, network, IPC and host-name namespaces, no capabilities, a new session,
 and dies with its parent. Inside is only what the caller mounts, the system's programs and Python (its
-installed packages hidden), numpy, all read-only, and a private ``/tmp`` of bounded size. From outside,
-the grader keeps the wall clock (it kills the sandbox), reads at most ``max_output`` bytes, and sets the
-limits before bubblewrap starts: each process's address space, and, in a control group where the system
-lets it make one, the memory and processes of the whole sandbox (else a limit on the user's processes, which
-does not bind root: as root, no sandbox starts without a control group).
+installed packages hidden), numpy, all read-only, and a private ``/tmp`` and ``/dev/shm``, each of bounded
+size. From outside, the grader keeps the wall clock (it kills the sandbox), reads at most ``max_output``
+bytes, and sets the limits before bubblewrap starts: each process's address space, and, in a control group
+where the system lets it make one, the memory and processes of the whole sandbox (else a limit on the
+user's processes, which does not bind root: as root, no sandbox starts without a control group).
 Bubblewrap: the small, well-kept tool Flatpak runs on, packaged by Debian, with no daemon.
 """
 
@@ -66,9 +66,9 @@ def check() -> None:
         raise SandboxUnavailable(
             f"the grader runs student code only in a sandbox, and bwrap is not installed: {INSTALL}"
         )
-    probe = subprocess.run(
-        [bwrap, *_isolation(), *_system(), "--", "/bin/true"], capture_output=True, text=True, timeout=60
-    )
+    # The sandbox every grade starts, with its options (an older bubblewrap has no --size, say).
+    sandbox = sandbox_command(["/bin/true"], {}, Limits(seconds=60, memory_mb=0, processes=16, disk_mb=1, max_output=0))
+    probe = subprocess.run([bwrap, *sandbox[1:]], capture_output=True, text=True, timeout=60)
     if probe.returncode != 0:
         said = (probe.stderr.strip().splitlines() or ["no message"])[-1]
         raise SandboxUnavailable(

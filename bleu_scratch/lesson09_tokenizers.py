@@ -6,8 +6,8 @@ Lesson 01 has two: ``'none'`` (``tokenize_whitespace``) and ``'13a'``
 (``tokenize_13a``, the default). Here are the others that run offline:
 
 - ``tokenize_intl``: mteval-v14.pl's international tokenizer: Unicode
-  punctuation is split off unless it stands between two digits, every
-  Unicode symbol is split off (``'intl'``, extra ``[intl]``: the ``regex`` package,
+  punctuation is split off unless each side of it is a number or an end of
+  the line, every Unicode symbol is split off (``'intl'``, extra ``[intl]``: the ``regex`` package,
   whose Unicode classes are sacrebleu's);
 - ``tokenize_char``: every character but whitespace is a token (``'char'``);
 - ``tokenize_zh``: each Chinese character is a token and the rest is split

@@ -299,8 +299,7 @@ def test_what_lies_under_the_hosts_tmp_is_mounted_after_the_private_tmp():
 
 
 def test_a_sandbox_writes_only_to_its_tmp_and_dev_shm_each_no_larger_than_its_disk_limit():
-    """/dev and /dev/shm are folders in memory that no limit on a process's memory counts (a student's attack
-    wrote 1.5 GB to /dev/shm under a 1 GB limit, where no control group binds)."""
+    """/dev and /dev/shm are folders in memory, which no limit on one process's memory counts."""
     from bleu_classroom import jail
 
     limits = jail.Limits(seconds=60, memory_mb=0, processes=16, disk_mb=4, max_output=1 << 16)
@@ -345,7 +344,7 @@ def test_the_files_a_sandbox_may_hold_are_what_lessons_01_to_07_need(tmp_path):
     assert json.loads(done.stdout) == sorted(str(copy / name) for name in (*units.LESSON_FILES, *units.SUPPORT_FILES))
 
 
-def test_a_functions_drawn_cases_change_with_its_lessons_files_only():
+def test_a_functions_drawn_cases_change_with_the_files_its_sandbox_may_hold():
     files = {"lesson01_ngrams.py": b"one", "lesson06_corpus.py": b"six", "lesson07_smoothing.py": b"seven"}
     chosen = units.select_units(["ngrams", "corpus_bleu"])
     cases = grader.cases_for(files, 12345, chosen)[0]
@@ -359,7 +358,7 @@ def test_a_functions_drawn_cases_change_with_its_lessons_files_only():
 
 
 def test_an_answer_beyond_any_float_is_a_wrong_answer_not_a_crash(edition, tmp_path):
-    """Comparing it with NLTK's float divided it into a float: OverflowError stopped the grade of the class."""
+    """A value beyond any float is compared with NLTK's exactly; a forged one is a malformed answer."""
     student = copy_of(edition, tmp_path, "student")
     set_function(
         student, "lesson04_brevity", "brevity_penalty", ["from fractions import Fraction", "return Fraction(10**400)"]
@@ -371,18 +370,35 @@ def test_an_answer_beyond_any_float_is_a_wrong_answer_not_a_crash(edition, tmp_p
     assert grader._answers(line, 1)[1].startswith("sent the grader a malformed message (hexadecimal value too large")
 
 
-def test_a_file_the_grader_may_not_read_costs_that_submission_alone(edition, tmp_path, monkeypatch):
+@pytest.mark.parametrize("folder", ["bleu_scratch", "bleu_scratch/checks"])
+def test_a_folder_the_grader_may_not_search_costs_that_submission_alone(edition, tmp_path, monkeypatch, folder):
     """A student can take the grader's permission away (chmod 000 a folder), which binds a grader not run as root."""
     student = copy_of(edition, tmp_path, "student")
-    checks, lstat = student / "bleu_scratch" / "checks", Path.lstat
+    closed, stat = student / folder, Path.stat
 
-    def refused(path: Path):
-        if path.parent == checks:
+    def refused(path: Path, **options):
+        if path.parent == closed:
             raise PermissionError(13, "Permission denied", str(path))
-        return lstat(path)
+        return stat(path, **options)
 
-    monkeypatch.setattr(Path, "lstat", refused)
-    marks = grader.grade(student).marks
-    assert {(mark.points, mark.reason) for mark in marks} == {
-        (0, "cannot read bleu_scratch/checks/__init__.py: Permission denied")
-    }
+    monkeypatch.setattr(Path, "stat", refused)  # lstat and is_file call it too
+    reasons = {(mark.points, mark.reason) for mark in grader.grade(student).marks}
+    read = "bleu_scratch" if folder == "bleu_scratch" else "bleu_scratch/checks/__init__.py"
+    assert reasons == {(0, f"cannot read {read}: Permission denied")}
+
+
+def test_a_bubblewrap_without_the_sandboxs_options_stops_grading_in_one_line(tmp_path, monkeypatch):
+    """The check before grading starts the sandbox every grade starts: an older bubblewrap has no --size."""
+    from bleu_classroom import jail
+
+    older = tmp_path / "bwrap"
+    older.write_text(
+        '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\n'
+        f'exec {shutil.which("bwrap")} "$@"\n',
+        encoding="utf-8",
+    )
+    older.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(jail, "check", jail.check.__wrapped__)  # the process's first check is kept
+    with pytest.raises(jail.SandboxUnavailable, match=r"bubblewrap cannot start a sandbox here \(bwrap: Unknown"):
+        jail.check()
