@@ -54,6 +54,9 @@ def main(argv: list[str]) -> int:
     process, group = jail.start(argv_, KERNEL_LIMITS, new_session=False)
     # nbgrader interrupts the group on a cell's timeout, then ends it: this process waits for that end.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ended (jupyter_client's SIGTERM to the group, before its SIGKILL), it still stops the sandbox and removes
+    # the sockets' folder below.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     for name in CHANNELS:
         threading.Thread(
             target=_forward, args=(outside["ip"], outside[name], sockets / f"channel-{outside[name]}"), daemon=True

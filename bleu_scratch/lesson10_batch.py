@@ -4,22 +4,20 @@ Scoring every sentence of a test set, or using sentence BLEU as the reward of a
 translation model in training, asks for thousands of sentence scores at a
 time, often of token ids. Counted one sentence at a time, their statistics
 cost a trip through Python's loops per n-gram. Here one counter,
-``batch_counts``, counts the n-grams of the whole batch at once with numpy,
-on the batch as numbers, a row per sentence pair (``token_arrays``, lesson
-10's arrays):
+``batch_counts``, counts the n-grams of the whole batch, given as numbers, a
+row per sentence pair (``token_arrays``, lesson 10's arrays), with a loop
+over each row that numba compiles to machine code (``count_row``):
 
-1. sorting each row puts equal tokens side by side: the hypothesis's first,
-   then each reference's (``np.sort`` of each token with its column);
-2. in the sorted row, a run of one token in the hypothesis is followed by
-   its runs in the references (``runs``): its clipped count is its length
-   limited by the longest of those (``most_in_a_reference``), and a
-   sentence's matches are the sum over its row (``np.bincount``);
-3. the tokens a row's hypothesis shares with a reference are numbered 0, 1,
-   2, ... (``numbered_in_rows``), the others -1: an n-gram is then one
-   integer, its tokens' numbers side by side, negative if any token matches
-   nothing;
-4. for each order, only the n-grams whose every token matches are sorted,
-   and counted as the tokens were.
+1. every distinct n-gram of the row gets a number, 0, 1, 2, ..., through a
+   hash table (``numbered``): for unigrams, of the tokens; for a longer
+   n-gram, of a key made of two numbers, its first n - 1 tokens' and its
+   last token's;
+2. one pass over the row counts each number in the hypothesis and, at most,
+   in one reference; the clipped count is the smaller (lesson 02), the
+   matches their sum;
+3. an n-gram that matches nothing becomes -1 before the next order, so that
+   no longer n-gram is built on it; when an order has no match, the row is
+   done.
 
 The fast corpus score, the command and the significance tests (lesson 11)
 count with it too. A smoothing method of lesson 07 is applied to the whole
@@ -31,11 +29,12 @@ every value is ``sentence_bleu``'s to the last bit.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from . import checks
 from .checks import door
@@ -235,124 +234,144 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     (array([3, 2]), array([2, 3]), array([[2, 2],
            [1, 1]]))
     """
-    ### BEGIN SOLUTION
     tokens, whose, hyp_lens, ref_lens, refs_per_sentence = arrays
-    pairs, columns = tokens.shape
-    refs = int(whose[-1])
-    whose_bits, column_bits = refs.bit_length(), columns.bit_length()
-    matches = np.zeros((max_n, pairs), dtype=np.int64)
-    ngrams, bits = tokens, int(tokens.max(initial=0)).bit_length()  # the n-gram at each column as one number
-    token_numbers, token_bits = tokens, bits
-    orders = min(max_n, columns)  # an n-gram wider than the rows is in no row: the orders past them match nothing
-    for n in range(1, orders + 1):
-        if n > 1:  # an n-gram: the (n-1)-gram at its column, then its last token's number
-            ngrams = (ngrams[:, :-1] << token_bits) | token_numbers[:, n - 1 :]
-            bits += token_bits
-        # Tokens get numbers, and so do n-grams the next order might not extend within 63 bits (the test
-        # counts the column's bits too, so that the next order can still be numbered if it must).
-        numbered = n == 1 or (n < orders and bits + token_bits + whose_bits + column_bits > 62)
-        if numbered:  # sorted with their columns, to number them where they are
-            keys = np.sort(narrow((ngrams << column_bits) | np.arange(ngrams.shape[1]), bits + column_bits), axis=1)
-            columns_of = keys & ((1 << column_bits) - 1)
-            values = ((keys >> column_bits) << whose_bits) | whose[columns_of]
-        else:  # only the n-grams whose every token matches, each row's side by side
-            values = np.sort(compacted((ngrams << whose_bits) | whose[: ngrams.shape[1]], bits + whose_bits), axis=1)
-        # Sorted, each row has its equal n-grams side by side: the hypothesis's, then each reference's.
-        starts, lengths, values_of_runs, hyp = runs(values, whose_bits)
-        clipped = np.minimum(lengths[hyp], most_in_a_reference(lengths, values_of_runs, hyp, refs))
-        matches[n - 1] = np.bincount(starts[hyp] // values.shape[1], weights=clipped, minlength=pairs)
-        if numbered and n < orders:
-            shared = hyp[clipped > 0]
-            row_of_shared = starts[shared] // values.shape[1]
-            ngrams = numbered_in_rows(row_of_shared, shared, lengths, values_of_runs, refs, columns_of)
-            bits = int(ngrams.max(initial=0)).bit_length()
-            if n == 1:
-                token_numbers, token_bits = ngrams, bits
-
+    matches = np.zeros((max_n, len(tokens)), dtype=np.int64)
+    count_rows(tokens, whose, matches)
     # The closest reference length, ties to the shorter: the smallest (distance, length).
-    ref_sentence = np.repeat(np.arange(pairs), refs_per_sentence)
+    ref_sentence = np.repeat(np.arange(len(tokens)), refs_per_sentence)
     first_ref = np.cumsum(refs_per_sentence) - refs_per_sentence
     distance = np.abs(ref_lens - hyp_lens[ref_sentence])
     longest = int(ref_lens.max(initial=0)) + 1
     closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
     return hyp_lens, closest, matches
+
+
+def compiled(function: Callable) -> Callable:
+    """``function`` compiled to machine code by numba when first called, and cached on disk where numba may write
+    (beside this file, else in the user's cache folder); where it may not, compiled again in each process."""
+    try:
+        return njit(cache=True)(function)
+    except RuntimeError:  # numba found no folder to write its cache to
+        return njit(function)
+
+
+@compiled
+def count_rows(tokens: np.ndarray, whose: np.ndarray, matches: np.ndarray) -> None:
+    """``count_row`` of every row of ``tokens``, into its column of ``matches`` (a row per order)."""
+    for pair in range(len(tokens)):
+        count_row(tokens[pair], whose, matches[:, pair])
+
+
+@compiled
+def count_row(row: np.ndarray, whose: np.ndarray, matches: np.ndarray) -> None:
+    """The clipped matches of one sentence pair's row, for each order 1, 2, ... (``matches[n - 1]``).
+
+    ``row`` holds token numbers, -1 where there is none, and ``whose`` says
+    which text each column is (0 for the hypothesis, r for reference r).
+    Each n-gram of the row gets a number, the same wherever it occurs: its
+    tokens' numbers for unigrams, and for a longer n-gram the number of the
+    pair (number of its first n - 1 tokens, number of its last token), given
+    by ``numbered``. Counting then needs no dict: ``in_hypothesis[k]`` and
+    ``most_in_a_reference[k]`` are n-gram k's counts. An n-gram that matches
+    nothing is given -1 before the next order, so that no longer n-gram
+    that holds it is counted: when an order has no match, no higher order
+    has one and the row is done.
+
+    >>> matches = np.zeros(2, dtype=np.int64)
+    >>> count_row(np.array([-1, 7, 7, 8, -1, 7, 8]), np.array([0, 0, 0, 0, 1, 1, 1]), matches)
+    >>> matches  # "7 7 8" against "7 8": one 7 (clipped), one 8, and the bigram "7 8"
+    array([2, 1])
+    """
+    ### BEGIN SOLUTION
+    width = len(row)
+    table = np.empty(hash_table_size(width), dtype=np.int64)
+    numbers = np.empty(width, dtype=np.int64)  # the number of the n-gram that starts in each column, or -1
+    first = np.empty(width, dtype=np.int64)  # the number of each column's token, or -1
+    keys = np.empty(width, dtype=np.int64)
+    in_hypothesis = np.empty(width, dtype=np.int64)
+    in_reference = np.empty(width, dtype=np.int64)
+    most_in_a_reference = np.empty(width, dtype=np.int64)
+    counted_for = np.empty(width, dtype=np.int64)  # the reference whose count in_reference holds
+    for n in range(1, len(matches) + 1):
+        if n == 1:
+            distinct = numbered(row, table, numbers)
+        else:  # an n-gram: its first n - 1 tokens, then its last token, as one key
+            keys[:] = -1
+            for i in range(width - n + 1):
+                if numbers[i] >= 0 and first[i + n - 1] >= 0:
+                    keys[i] = numbers[i] * width + first[i + n - 1]
+            distinct = numbered(keys, table, numbers)
+        in_hypothesis[:distinct] = 0
+        most_in_a_reference[:distinct] = 0
+        counted_for[:distinct] = 0
+        for i in range(width):
+            k = numbers[i]
+            if k < 0:
+                continue
+            if whose[i] == 0:
+                in_hypothesis[k] += 1
+            else:  # a reference's columns come together, reference 1 first: a new one starts a new count
+                if counted_for[k] != whose[i]:
+                    counted_for[k] = whose[i]
+                    in_reference[k] = 0
+                in_reference[k] += 1
+                most_in_a_reference[k] = max(most_in_a_reference[k], in_reference[k])
+        clipped = 0
+        for k in range(distinct):
+            clipped += min(in_hypothesis[k], most_in_a_reference[k])
+        matches[n - 1] = clipped
+        if clipped == 0:
+            return
+        for i in range(width):
+            if numbers[i] >= 0 and min(in_hypothesis[numbers[i]], most_in_a_reference[numbers[i]]) == 0:
+                numbers[i] = -1
+        if n == 1:
+            first[:] = numbers
     ### END SOLUTION
 
 
-def narrow(keys: np.ndarray, bits: int) -> np.ndarray:
-    """The keys as int32 if they fit (numpy sorts those faster than int64), else as they are."""
-    return keys.astype(np.int32) if bits < 32 else keys
+@compiled
+def hash_table_size(keys: int) -> int:
+    """A power of two at least twice ``keys``: a table of that size stays at most half full."""
+    size = 2
+    while size < 2 * keys:
+        size *= 2
+    return size
 
 
-def compacted(keys: np.ndarray, bits: int) -> np.ndarray:
-    """The keys that are not negative, each row's to its left, then -1 (at least one, to start the row once sorted)."""
-    kept = keys >= 0
-    counts = kept.sum(axis=1)
-    rows = np.full((len(keys), int(counts.max(initial=0)) + 1), -1, dtype=np.int32 if bits < 32 else np.int64)
-    rows[np.arange(rows.shape[1]) < counts[:, None]] = keys[kept]
-    return rows
+@compiled
+def numbered(keys: np.ndarray, table: np.ndarray, numbers: np.ndarray) -> int:
+    """Each key's number among the distinct keys, 0, 1, 2, ... as first seen, into ``numbers`` (a key -1 stays -1);
+    returns how many distinct keys there are.
 
+    ``table`` is a hash table: each key is looked for from the slot its hash
+    gives, slot after slot, until the slot holds it (the place of a key seen
+    before) or is empty (-1: a new key, kept there). Fibonacci hashing spreads
+    the keys: the top bits of the key times 2**64 divided by the golden ratio.
 
-def runs(ordered: np.ndarray, whose_bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The runs of equal values in sorted rows: where each starts (in the flat array), its length, its n-gram
-    (negative for none), and which runs are the hypothesis's (whose 0) that a run of a reference may follow.
-
-    A row's first run holds no n-gram (its first column does not), so no run joins the next row's.
-
-    >>> runs(np.array([[-1, 4, 4, 5, 8], [-1, 4, 5, 5, 5]]), whose_bits=1)  # n-gram 2: twice in the first hypothesis
-    (array([0, 1, 3, 4, 5, 6, 7]), array([1, 2, 1, 1, 1, 1, 3]), array([-1,  2,  2,  4, -1,  2,  2]), array([1, 3, 5]))
+    >>> numbers = np.empty(5, dtype=np.int64)
+    >>> numbered(np.array([40, -1, 7, 40, 7]), np.empty(16, dtype=np.int64), numbers), numbers
+    (2, array([ 0, -1,  1,  0,  1]))
     """
-    flat = ordered.ravel()
-    first = np.empty(flat.size, dtype=bool)
-    first[:1] = True
-    np.not_equal(flat[1:], flat[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    values = flat[starts]
-    hyp = np.flatnonzero((values[:-1] & ((1 << whose_bits) - 1) == 0) & (values[:-1] >= 0))
-    return starts, np.append(starts[1:], flat.size) - starts, values >> whose_bits, hyp
-
-
-def most_in_a_reference(lengths: np.ndarray, ngrams: np.ndarray, hyp: np.ndarray, refs: int) -> np.ndarray:
-    """For each run of the hypothesis, its n-gram's longest run in one reference: the runs after it of the same n-gram.
-
-    A run of the hypothesis is never the last run (``runs``), so the runs after it are never itself.
-    """
-    most = np.zeros(len(hyp), dtype=np.int64)
-    same = np.ones(len(hyp), dtype=bool)  # the runs so far hold the same n-gram (a run of another ends them)
-    for r in range(1, refs + 1):
-        after = np.minimum(hyp + r, len(lengths) - 1)
-        same &= ngrams[after] == ngrams[hyp]
-        most = np.maximum(most, np.where(same, lengths[after], 0))
-    return most
-
-
-def numbered_in_rows(
-    row_of_shared: np.ndarray,
-    shared: np.ndarray,
-    lengths: np.ndarray,
-    ngrams: np.ndarray,
-    refs: int,
-    places: np.ndarray,
-) -> np.ndarray:
-    """Each column's number among the n-grams its row's hypothesis shares with a reference (0, 1, 2, ...), else -1.
-
-    ``shared``: the runs of those n-grams in the hypothesis, in rows ``row_of_shared``;
-    ``places``: the column each sorted value came from.
-    """
-    # The shared runs are in row order: each one's number is its place minus its row's first place.
-    first_of_row = np.searchsorted(row_of_shared, np.arange(len(places)))
-    number = np.arange(len(shared)) - first_of_row[row_of_shared]
-    run_number = np.full(len(lengths), -1, dtype=np.int64)
-    run_number[shared] = number
-    same = np.ones(len(shared), dtype=bool)
-    for r in range(1, refs + 1):  # the references' runs of the same n-gram, right after it, get its number too
-        after = np.minimum(shared + r, len(lengths) - 1)
-        same &= ngrams[after] == ngrams[shared]
-        run_number[after[same]] = number[same]
-    numbers = np.empty(places.size, dtype=np.int64)
-    row_starts = np.arange(0, places.size, places.shape[1])[:, None]
-    numbers[(places + row_starts).ravel()] = np.repeat(run_number, lengths)
-    return numbers.reshape(places.shape)
+    table[:] = -1
+    mask, shift = len(table) - 1, 64  # the hash is the top log2(len(table)) bits of the product
+    while 1 << (64 - shift) < len(table):
+        shift -= 1
+    distinct = 0
+    for i in range(len(keys)):
+        if keys[i] < 0:
+            numbers[i] = -1
+            continue
+        slot = np.int64((np.uint64(keys[i]) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift))
+        while table[slot] >= 0 and keys[table[slot]] != keys[i]:
+            slot = (slot + 1) & mask
+        if table[slot] < 0:  # a new key: the next number
+            table[slot] = i
+            numbers[i] = distinct
+            distinct += 1
+        else:
+            numbers[i] = numbers[table[slot]]
+    return distinct
 
 
 def chunked_counts(

@@ -285,6 +285,33 @@ def test_what_a_function_prints_costs_nothing_however_much(edition, tmp_path):
     assert grader.grade(student, only=["brevity_penalty"]).score == 2
 
 
+def test_a_kernel_ended_by_sigterm_leaves_no_sockets_folder(tmp_path):
+    """jupyter_client ends a kernel that does not shut down with SIGTERM to its group: the wrapper still stops the
+    sandbox and removes the folder of the kernel's sockets."""
+    from bleu_classroom import kernel
+
+    connection = tmp_path / "kernel.json"
+    connection.write_text(json.dumps({"ip": "127.0.0.1", **dict.fromkeys(kernel.CHANNELS, 0)}), encoding="utf-8")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    sleeper = [sys.executable, "-c", "import time; print('up', flush=True); time.sleep(120)"]
+    wrapper = subprocess.Popen(
+        [sys.executable, "-P", "-m", "bleu_classroom.kernel", str(connection), "--", *sleeper],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    try:
+        assert wrapper.stdout.readline() == b"up\n"
+        assert [path.name.startswith("bleu-kernel-") for path in scratch.iterdir()] == [True]
+        wrapper.terminate()
+        assert wrapper.wait(timeout=60) == 128 + 15
+    finally:
+        wrapper.kill()
+        wrapper.wait()
+    assert list(scratch.iterdir()) == []
+
+
 def test_what_lies_under_the_hosts_tmp_is_mounted_after_the_private_tmp():
     """A checkout, its virtual environment or a course folder can live under /tmp: mounted before the private
     /tmp, it would be hidden by it (autograde's kernels died so in a fresh clone under /tmp)."""

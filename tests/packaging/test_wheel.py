@@ -1,12 +1,13 @@
-"""The wheel as a user gets it: built, installed with its core dependency alone (numpy) into an empty environment,
-and each command run at a terminal, where it gives the feature or one line naming the extra to install.
+"""The wheel as a user gets it: built, installed with its core dependencies alone (numpy, numba) into an empty
+environment, and each command run at a terminal, where it gives the feature or one line naming the extra to install.
 
 The wheel is built from a copy of the package's files (a build writes build/ and *.egg-info into the folder it
 builds), with this environment's setuptools when it is the one pyproject.toml asks for (requirements-test.txt pins
 it), so the build needs no network. The empty environment is a venv without pip (this environment's pip installs
-into it) and without the system's site-packages. numpy comes from the package index or pip's cache; offline, this
-environment's numpy is made visible to it alone, and pip installs the wheel with --no-index. Each command runs with
-stdin, stdout and stderr on a pseudo-terminal, as at a user's terminal, where the progress bar would be drawn.
+into it) and without the system's site-packages. numpy and numba come from the package index or pip's cache;
+offline, this environment's numpy, numba and llvmlite are made visible to it alone, and pip installs the wheel with
+--no-index. Each command runs with stdin, stdout and stderr on a pseudo-terminal, as at a user's terminal, where the
+progress bar would be drawn.
 """
 
 import email
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("bleu_scratch", "bleu_cli", "bleu_classroom")
+CORE = ("numpy", "numba", "llvmlite")  # the core dependencies, and numba's compiler
 # What a build reads: the packages, and the files pyproject.toml names.
 SOURCES = ("pyproject.toml", "README.md", "LICENSE", *PACKAGES)
 INIT = (ROOT / "bleu_scratch" / "__init__.py").read_text(encoding="utf-8")
@@ -102,19 +104,21 @@ class Installed:
     venv: Path
     python: Path
     env: dict[str, str]  # the environment the commands run in: the venv's bin first on PATH, no PYTHON* variables
-    seconds: float  # how long pip took to install the wheel and numpy
-    numpy_from: str
+    seconds: float  # how long pip took to install the wheel, numpy and numba
+    core_from: str
 
 
-def numpy_alone(folder: Path, site_packages: Path) -> None:
-    """Offline: this environment's numpy (its package, metadata and libraries, nothing else) on the venv's path."""
-    distribution = importlib.metadata.distribution("numpy")
-    base = Path(distribution.locate_file(""))
+def core_alone(folder: Path, site_packages: Path) -> None:
+    """Offline: this environment's core dependencies (their packages, metadata and libraries, nothing else) on the
+    venv's path."""
     folder.mkdir()
-    for top in sorted({Path(str(file)).parts[0] for file in distribution.files or []}):
-        if top != ".." and (base / top).exists():
-            (folder / top).symlink_to(base / top)
-    (site_packages / "numpy-alone.pth").write_text(f"{folder}\n", encoding="utf-8")
+    for name in CORE:
+        distribution = importlib.metadata.distribution(name)
+        base = Path(distribution.locate_file(""))
+        for top in sorted({Path(str(file)).parts[0] for file in distribution.files or []}):
+            if top != ".." and (base / top).exists():
+                (folder / top).symlink_to(base / top)
+    (site_packages / "core-alone.pth").write_text(f"{folder}\n", encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
@@ -131,8 +135,8 @@ def installed(built, tmp_path_factory) -> Installed:
     start = time.monotonic()
     online = [*pip, "--retries", "0", "--timeout", "20", built]
     result = subprocess.run(online, capture_output=True, text=True, timeout=600)
-    numpy_from = "the package index or pip's cache"
-    if result.returncode != 0:  # no network: numpy from here, the wheel from its folder
+    core_from = "the package index or pip's cache"
+    if result.returncode != 0:  # no network: the core from here, the wheel from its folder
         site_packages = subprocess.run(
             [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
             capture_output=True,
@@ -140,13 +144,13 @@ def installed(built, tmp_path_factory) -> Installed:
             check=True,
             env=env,
         ).stdout.strip()
-        numpy_alone(root / "numpy", Path(site_packages))
+        core_alone(root / "core", Path(site_packages))
         offline = [*pip, "--no-index", "--find-links", built.parent, built]
         result = subprocess.run(offline, capture_output=True, text=True, timeout=600)
-        numpy_from = "this environment's numpy (offline)"
+        core_from = "this environment's (offline)"
     seconds = time.monotonic() - start
     assert result.returncode == 0, result.stdout + result.stderr
-    return Installed(venv, python, env, seconds, numpy_from)
+    return Installed(venv, python, env, seconds, core_from)
 
 
 @pytest.fixture(scope="module")
@@ -162,14 +166,14 @@ def lines_of(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def test_the_wheel_needs_numpy_alone_and_names_each_extra(built):
+def test_the_wheel_needs_numpy_and_numba_alone_and_names_each_extra(built):
     with zipfile.ZipFile(built) as archive:
         (name,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
         metadata = email.message_from_string(archive.read(name).decode("utf-8"))
     assert built.name == f"bleu_scratch-{VERSION}-py3-none-any.whl"
     assert metadata["Version"] == VERSION == bleu_scratch.__version__
     requirements = metadata.get_all("Requires-Dist")
-    assert [requirement for requirement in requirements if "extra ==" not in requirement] == ["numpy>=2"]
+    assert [requirement for requirement in requirements if "extra ==" not in requirement] == ["numpy>=2", "numba>=0.61"]
 
     def extra(name: str) -> set[str]:
         """The projects extra ``name`` asks for, each with its own extras sorted ("bleu-scratch[course,lessons]")."""
@@ -221,13 +225,13 @@ def test_the_wheel_holds_every_module_the_course_data_and_both_commands(built):
     assert "bleu-classroom = bleu_classroom.command:main" in entry_points
 
 
-def test_the_empty_environment_holds_the_wheel_and_numpy_alone(installed):
+def test_the_empty_environment_holds_the_wheel_and_its_core_alone(installed):
     names = "import importlib.metadata as m; print(*(d.metadata['Name'] for d in m.distributions()))"
     listed = subprocess.run([installed.python, "-c", names], capture_output=True, text=True, env=installed.env)
     assert listed.returncode == 0, listed.stderr
-    assert {re.sub(r"[-_.]+", "-", name).lower() for name in listed.stdout.split()} == {"bleu-scratch", "numpy"}
+    assert {re.sub(r"[-_.]+", "-", name).lower() for name in listed.stdout.split()} == {"bleu-scratch", *CORE}
     size = sum(path.stat().st_size for path in installed.venv.rglob("*") if path.is_file() and not path.is_symlink())
-    print(f"core install: {installed.seconds:.1f} s, numpy from {installed.numpy_from}, venv {size / 1e6:.0f} MB")
+    print(f"core install: {installed.seconds:.1f} s, the core from {installed.core_from}, venv {size / 1e6:.0f} MB")
 
 
 def test_the_library_scores_with_the_core_alone(installed, files):
