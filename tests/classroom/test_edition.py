@@ -165,7 +165,7 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
     paths = [
         "bleu_scratch/lesson04_brevity.py",  # doctests
         "tests/lessons/test_brevity.py",  # plain tests, and some through same_as_nltk, which records errors
-        # a property test whose own recorder lets a stub through (lesson 10's batch_counts is one here)
+        # a property test whose own recorder lets a stub through (lesson 10's count_row is one here)
         "tests/lessons/test_batch_smoothing.py::test_each_score_is_nltks_with_its_warnings",
         # the command in a process of its own
         "tests/cli/test_scoring_and_report.py::test_head_closing_the_pipe_stops_the_command_quietly",
@@ -190,12 +190,12 @@ def test_pytest_in_the_edition_skips_what_is_not_written_and_fails_what_is_wrong
         dict(skipped)["tests/cli/test_scoring_and_report.py"],
     )
     assert dict(skipped)["notebooks/01_tokens_and_ngrams.ipynb"].startswith("an earlier cell stopped")
-    assert dict(skipped)["tests/lessons/test_batch_smoothing.py"].startswith("bleu_scratch.batch_counts is lesson 10's")
+    assert dict(skipped)["tests/lessons/test_batch_smoothing.py"].startswith("bleu_scratch.count_row is lesson 10's")
     # The summary counts the tests waiting for each exercise, in lesson order.
     summary = re.findall(
         r"^ +\d+  bleu_scratch\.(\w+) is lesson", out.split("until you write these exercises")[1], re.M
     )
-    assert summary == ["count_ngrams", "brevity_penalty", "batch_counts"]
+    assert summary == ["count_ngrams", "brevity_penalty", "count_row"]
     assert result.returncode == 1
 
 
