@@ -24,14 +24,16 @@ class Timing:
 def time_calls(calls: dict[str, Callable[[], object]], repeats: int) -> tuple[dict[str, Timing], dict[str, object]]:
     """Each call's timing, and what each returned.
 
-    Each repeat runs every call once, in an order rotated by one place per
+    Each call runs once untimed first: what a first call pays once (numba
+    compiling lesson 10's counter, or loading it from its cache) is not timed.
+    Then each repeat runs every call once, in an order rotated by one place per
     repeat (so none always runs first, or always after the same one), after a
     garbage collection: a busy machine slows them all alike, and the ratios
     of medians hold better than any one time.
     """
     names = list(calls)
     seconds: dict[str, list[float]] = {name: [] for name in names}
-    results: dict[str, object] = {}
+    results: dict[str, object] = {name: calls[name]() for name in names}
     for repeat in range(repeats):
         shift = repeat % len(names)
         for name in names[shift:] + names[:shift]:

@@ -39,33 +39,39 @@ class SandboxedKernelManager(KernelManager):
 
 def main(argv: list[str]) -> int:
     connection_file, command = Path(argv[0]), argv[argv.index("--") + 1 :]
+    # Ended (jupyter_client's SIGTERM to the group, before its SIGKILL), it still stops the sandbox and removes the
+    # sockets' folder; a second SIGTERM does not cut that short.
+    signal.signal(signal.SIGTERM, _ending)
     outside = json.loads(connection_file.read_text(encoding="utf-8"))
     sockets = Path(tempfile.mkdtemp(prefix="bleu-kernel-"))
-    inside = {**outside, "transport": "ipc", "ip": "/kernel/channel"}
-    (sockets / "connection.json").write_text(json.dumps(inside), encoding="utf-8")
-    command = ["/kernel/connection.json" if part == str(connection_file) else part for part in command]
-    here = Path.cwd()
-    prefix = Path(sys.prefix).resolve()
-    mounts = {str(prefix): prefix} if prefix != Path(sys.base_prefix).resolve() else {}
-    mounts[str(here)] = here
-    writable = {"/kernel": sockets}
-    argv_ = jail.sandbox_command(command, mounts, KERNEL_LIMITS, writable, chdir=str(here))
-    # Same process group as this one: when nbgrader ends the kernel's group, the sandbox goes too.
-    process, group = jail.start(argv_, KERNEL_LIMITS, new_session=False)
-    # nbgrader interrupts the group on a cell's timeout, then ends it: this process waits for that end.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Ended (jupyter_client's SIGTERM to the group, before its SIGKILL), it still stops the sandbox and removes
-    # the sockets' folder below.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    for name in CHANNELS:
-        threading.Thread(
-            target=_forward, args=(outside["ip"], outside[name], sockets / f"channel-{outside[name]}"), daemon=True
-        ).start()
+    process, group = None, None
     try:
+        inside = {**outside, "transport": "ipc", "ip": "/kernel/channel"}
+        (sockets / "connection.json").write_text(json.dumps(inside), encoding="utf-8")
+        command = ["/kernel/connection.json" if part == str(connection_file) else part for part in command]
+        here = Path.cwd()
+        prefix = Path(sys.prefix).resolve()
+        mounts = {str(prefix): prefix} if prefix != Path(sys.base_prefix).resolve() else {}
+        mounts[str(here)] = here
+        argv_ = jail.sandbox_command(command, mounts, KERNEL_LIMITS, {"/kernel": sockets}, chdir=str(here))
+        # Same process group as this one: when nbgrader ends the kernel's group, the sandbox goes too.
+        process, group = jail.start(argv_, KERNEL_LIMITS, new_session=False)
+        # nbgrader interrupts the group on a cell's timeout, then ends it: this process waits for that end.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for name in CHANNELS:
+            channel = sockets / f"channel-{outside[name]}"
+            threading.Thread(target=_forward, args=(outside["ip"], outside[name], channel), daemon=True).start()
         return process.wait()
     finally:
-        jail.stop(process, group)
+        if process is not None:
+            jail.stop(process, group)
         shutil.rmtree(sockets, ignore_errors=True)  # whatever the kernel left there; links are removed, not followed
+
+
+def _ending(signum: int, frame: Any) -> None:
+    """SIGTERM: end ``main`` through its ``finally``, once (a second SIGTERM is ignored)."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(128 + signum)
 
 
 def _forward(ip: str, port: int, path: Path) -> None:

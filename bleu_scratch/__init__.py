@@ -10,8 +10,8 @@ code: ``sentence_bleu`` is lesson 05's (``lesson05_sentence.py``),
 ``corpus_bleu`` lesson 06's. Lesson 10's fast paths have names of their own
 (``batch_sentence_bleu``, ``fast_corpus_bleu``, ``parallel_corpus_bleu``):
 the same values, faster. Lessons 01 to 09 need
-only the standard library; the names of lessons 10 to 13 (10 and 11 use numpy)
-are imported when first used.
+only the standard library; the names of lessons 10 to 13 (10 and 11 use numpy,
+and lesson 10's counter numba) are imported when first used.
 
 >>> from bleu_scratch import sentence_bleu
 >>> sentence_bleu([["the", "cat", "sat", "down"]], ["the", "cat", "sat", "down"])

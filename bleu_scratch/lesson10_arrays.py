@@ -1,7 +1,7 @@
 """Lesson 10: a batch as arrays, every token a number and every sentence pair a row.
 
-numpy counts numbers in arrays, so a batch of sentence pairs first becomes a
-``TokenArrays``: a 2-D array of token numbers with one row per sentence pair,
+The counter (``lesson10_counter``) counts numbers in arrays, so a batch of
+sentence pairs first becomes a ``TokenArrays``: a 2-D array of token numbers with one row per sentence pair,
 the hypothesis first and then each reference, every text in columns of its
 own (``whose`` says which text a column belongs to) and -1 wherever there is
 no token: before each text, and after a text shorter than its columns.
@@ -40,9 +40,8 @@ from .checks import door
 ID_LIMIT = 1 << 31
 INT_TYPES = {int, bool}  # a bool is the int 0 or 1 in NLTK's Counters too
 # Sentence pairs counted at a time, and array cells (a pair's row is as wide as its texts): enough
-# for each numpy call to work on thousands of numbers, few enough that a chunk's arrays stay in the
-# CPU's cache and in memory the allocator hands out again (a larger array is fresh pages from the
-# operating system each time, and every page faults when first written).
+# for each numpy call that builds the rows to work on thousands of numbers, few enough that a chunk's
+# arrays stay in the CPU's cache and in memory the allocator hands out again.
 CHUNK = 5_000
 CELLS = 1 << 16
 FEW = 256  # pairs: a group of fewer is counted with the next, wider one

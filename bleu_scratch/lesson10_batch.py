@@ -6,18 +6,7 @@ time, often of token ids. Counted one sentence at a time, their statistics
 cost a trip through Python's loops per n-gram. Here one counter,
 ``batch_counts``, counts the n-grams of the whole batch, given as numbers, a
 row per sentence pair (``token_arrays``, lesson 10's arrays), with a loop
-over each row that numba compiles to machine code (``count_row``):
-
-1. every distinct n-gram of the row gets a number, 0, 1, 2, ..., through a
-   hash table (``numbered``): for unigrams, of the tokens; for a longer
-   n-gram, of a key made of two numbers, its first n - 1 tokens' and its
-   last token's;
-2. one pass over the row counts each number in the hypothesis and, at most,
-   in one reference; the clipped count is the smaller (lesson 02), the
-   matches their sum;
-3. an n-gram that matches nothing becomes -1 before the next order, so that
-   no longer n-gram is built on it; when an order has no match, the row is
-   done.
+over each row that numba compiles to machine code (``lesson10_counter``).
 
 The fast corpus score, the command and the significance tests (lesson 11)
 count with it too. A smoothing method of lesson 07 is applied to the whole
@@ -29,12 +18,11 @@ every value is ``sentence_bleu``'s to the last bit.
 """
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from . import checks
 from .checks import door
@@ -234,6 +222,10 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     (array([3, 2]), array([2, 3]), array([[2, 2],
            [1, 1]]))
     """
+    # numba takes a fraction of a second and tens of megabytes to load: only a process that counts pays for it
+    # (the command's --help and its messages on bad input do not).
+    from .lesson10_counter import count_rows
+
     tokens, whose, hyp_lens, ref_lens, refs_per_sentence = arrays
     matches = np.zeros((max_n, len(tokens)), dtype=np.int64)
     count_rows(tokens, whose, matches)
@@ -244,134 +236,6 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     longest = int(ref_lens.max(initial=0)) + 1
     closest = np.minimum.reduceat(distance * longest + ref_lens, first_ref) % longest
     return hyp_lens, closest, matches
-
-
-def compiled(function: Callable) -> Callable:
-    """``function`` compiled to machine code by numba when first called, and cached on disk where numba may write
-    (beside this file, else in the user's cache folder); where it may not, compiled again in each process."""
-    try:
-        return njit(cache=True)(function)
-    except RuntimeError:  # numba found no folder to write its cache to
-        return njit(function)
-
-
-@compiled
-def count_rows(tokens: np.ndarray, whose: np.ndarray, matches: np.ndarray) -> None:
-    """``count_row`` of every row of ``tokens``, into its column of ``matches`` (a row per order)."""
-    for pair in range(len(tokens)):
-        count_row(tokens[pair], whose, matches[:, pair])
-
-
-@compiled
-def count_row(row: np.ndarray, whose: np.ndarray, matches: np.ndarray) -> None:
-    """The clipped matches of one sentence pair's row, for each order 1, 2, ... (``matches[n - 1]``).
-
-    ``row`` holds token numbers, -1 where there is none, and ``whose`` says
-    which text each column is (0 for the hypothesis, r for reference r).
-    Each n-gram of the row gets a number, the same wherever it occurs: its
-    tokens' numbers for unigrams, and for a longer n-gram the number of the
-    pair (number of its first n - 1 tokens, number of its last token), given
-    by ``numbered``. Counting then needs no dict: ``in_hypothesis[k]`` and
-    ``most_in_a_reference[k]`` are n-gram k's counts. An n-gram that matches
-    nothing is given -1 before the next order, so that no longer n-gram
-    that holds it is counted: when an order has no match, no higher order
-    has one and the row is done.
-
-    >>> matches = np.zeros(2, dtype=np.int64)
-    >>> count_row(np.array([-1, 7, 7, 8, -1, 7, 8]), np.array([0, 0, 0, 0, 1, 1, 1]), matches)
-    >>> matches  # "7 7 8" against "7 8": one 7 (clipped), one 8, and the bigram "7 8"
-    array([2, 1])
-    """
-    ### BEGIN SOLUTION
-    width = len(row)
-    table = np.empty(hash_table_size(width), dtype=np.int64)
-    numbers = np.empty(width, dtype=np.int64)  # the number of the n-gram that starts in each column, or -1
-    first = np.empty(width, dtype=np.int64)  # the number of each column's token, or -1
-    keys = np.empty(width, dtype=np.int64)
-    in_hypothesis = np.empty(width, dtype=np.int64)
-    in_reference = np.empty(width, dtype=np.int64)
-    most_in_a_reference = np.empty(width, dtype=np.int64)
-    counted_for = np.empty(width, dtype=np.int64)  # the reference whose count in_reference holds
-    for n in range(1, len(matches) + 1):
-        if n == 1:
-            distinct = numbered(row, table, numbers)
-        else:  # an n-gram: its first n - 1 tokens, then its last token, as one key
-            keys[:] = -1
-            for i in range(width - n + 1):
-                if numbers[i] >= 0 and first[i + n - 1] >= 0:
-                    keys[i] = numbers[i] * width + first[i + n - 1]
-            distinct = numbered(keys, table, numbers)
-        in_hypothesis[:distinct] = 0
-        most_in_a_reference[:distinct] = 0
-        counted_for[:distinct] = 0
-        for i in range(width):
-            k = numbers[i]
-            if k < 0:
-                continue
-            if whose[i] == 0:
-                in_hypothesis[k] += 1
-            else:  # a reference's columns come together, reference 1 first: a new one starts a new count
-                if counted_for[k] != whose[i]:
-                    counted_for[k] = whose[i]
-                    in_reference[k] = 0
-                in_reference[k] += 1
-                most_in_a_reference[k] = max(most_in_a_reference[k], in_reference[k])
-        clipped = 0
-        for k in range(distinct):
-            clipped += min(in_hypothesis[k], most_in_a_reference[k])
-        matches[n - 1] = clipped
-        if clipped == 0:
-            return
-        for i in range(width):
-            if numbers[i] >= 0 and min(in_hypothesis[numbers[i]], most_in_a_reference[numbers[i]]) == 0:
-                numbers[i] = -1
-        if n == 1:
-            first[:] = numbers
-    ### END SOLUTION
-
-
-@compiled
-def hash_table_size(keys: int) -> int:
-    """A power of two at least twice ``keys``: a table of that size stays at most half full."""
-    size = 2
-    while size < 2 * keys:
-        size *= 2
-    return size
-
-
-@compiled
-def numbered(keys: np.ndarray, table: np.ndarray, numbers: np.ndarray) -> int:
-    """Each key's number among the distinct keys, 0, 1, 2, ... as first seen, into ``numbers`` (a key -1 stays -1);
-    returns how many distinct keys there are.
-
-    ``table`` is a hash table: each key is looked for from the slot its hash
-    gives, slot after slot, until the slot holds it (the place of a key seen
-    before) or is empty (-1: a new key, kept there). Fibonacci hashing spreads
-    the keys: the top bits of the key times 2**64 divided by the golden ratio.
-
-    >>> numbers = np.empty(5, dtype=np.int64)
-    >>> numbered(np.array([40, -1, 7, 40, 7]), np.empty(16, dtype=np.int64), numbers), numbers
-    (2, array([ 0, -1,  1,  0,  1]))
-    """
-    table[:] = -1
-    mask, shift = len(table) - 1, 64  # the hash is the top log2(len(table)) bits of the product
-    while 1 << (64 - shift) < len(table):
-        shift -= 1
-    distinct = 0
-    for i in range(len(keys)):
-        if keys[i] < 0:
-            numbers[i] = -1
-            continue
-        slot = np.int64((np.uint64(keys[i]) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(shift))
-        while table[slot] >= 0 and keys[table[slot]] != keys[i]:
-            slot = (slot + 1) & mask
-        if table[slot] < 0:  # a new key: the next number
-            table[slot] = i
-            numbers[i] = distinct
-            distinct += 1
-        else:
-            numbers[i] = numbers[table[slot]]
-    return distinct
 
 
 def chunked_counts(

@@ -173,7 +173,7 @@ def test_the_wheel_needs_numpy_and_numba_alone_and_names_each_extra(built):
     assert built.name == f"bleu_scratch-{VERSION}-py3-none-any.whl"
     assert metadata["Version"] == VERSION == bleu_scratch.__version__
     requirements = metadata.get_all("Requires-Dist")
-    assert [requirement for requirement in requirements if "extra ==" not in requirement] == ["numpy>=2", "numba>=0.61"]
+    assert [requirement for requirement in requirements if "extra ==" not in requirement] == ["numpy>=2", "numba>=0.68"]
 
     def extra(name: str) -> set[str]:
         """The projects extra ``name`` asks for, each with its own extras sorted ("bleu-scratch[course,lessons]")."""
