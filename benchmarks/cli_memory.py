@@ -41,6 +41,7 @@ def write_corpus(folder: Path, segments: int) -> tuple[Path, Path]:
     hypothesis, reference = folder / f"hyp-{segments}.txt", folder / f"ref-{segments}.txt"
     if hypothesis.exists() and reference.exists():
         return hypothesis, reference
+    folder.mkdir(parents=True, exist_ok=True)  # --dir may name a folder not made yet
     with open(hypothesis, "w", encoding="utf-8") as hyp_file, open(reference, "w", encoding="utf-8") as ref_file:
         for seed, start in enumerate(range(0, segments, 10_000)):
             list_of_references, hypotheses = synthetic_corpus(min(10_000, segments - start), seed=seed)
