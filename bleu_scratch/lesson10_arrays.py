@@ -13,15 +13,15 @@ Tokens may come as people have them:
 - 2-D integer arrays, as a training loop holds a batch (hypotheses of shape
   (batch, length); references of shape (batch, references, length), or
   (batch, length) for one reference each), with each row's length given or
-  its padding marked by ``pad_id``: the rows are copied into place at once,
-  with no Python loop over them.
+  its padding marked by ``pad_id``: masks of where the tokens are take them
+  out at once, with no Python loop over the rows.
 
 A large batch is counted in chunks (``chunked_arrays``): pairs of about the
 same length together (``chunks``), so that short rows are not padded to the
 longest, and a bounded number of array cells at a time. The words of lists
 are numbered first, a slab of consecutive pairs at a time (``slabs``), in the
 order they lie in memory; each chunk then takes its rows from those numbers
-(``pairs_in_rows``).
+(``pairs_in_rows``), and so do the tokens of arrays.
 """
 
 import struct
@@ -83,8 +83,8 @@ def token_arrays(
     >>> hypotheses = np.array([[5, 6, 7], [8, 0, 0]])
     >>> references = np.array([[5, 6, 0], [8, 9, 0]])
     >>> token_arrays(references, hypotheses, pad_id=0).tokens
-    array([[-1,  5,  6,  7, -1,  5,  6, -1],
-           [-1,  8, -1, -1, -1,  8,  9, -1]])
+    array([[-1,  5,  6,  7, -1,  5,  6],
+           [-1,  8, -1, -1, -1,  8,  9]])
     """
     if isinstance(hypotheses, np.ndarray) and hypotheses.ndim == 2:
         return _from_arrays(list_of_references, hypotheses, pad_id, hypothesis_lengths, reference_lengths)
@@ -127,44 +127,19 @@ def text_lengths(list_of_references: Sequence, hypotheses: Sequence) -> Lengths:
 
 def pairs_in_rows(numbered: np.ndarray, lengths: Lengths, pairs: np.ndarray) -> TokenArrays:
     """``TokenArrays`` of some pairs of a batch whose tokens are ``numbered``: its hypotheses end to end, then
-    its references.
+    its references. A compiled loop (``lesson10_counter.laid_out``) copies each text's numbers into its row.
 
     >>> numbered = np.array([7, 8, 9, 7, 8, 9])  # hypotheses [7] and [8, 9], references [7] and [8, 9]
     >>> pairs_in_rows(numbered, Lengths(np.array([1, 2]), np.array([1, 2]), np.array([1, 1])), np.array([1])).tokens
     array([[-1,  8,  9, -1,  8,  9]])
     """
+    from .lesson10_counter import laid_out  # numba loads only in a process that lays out a batch
+
     hyp_lens, ref_lens, refs_per_sentence = lengths
-    refs = refs_per_sentence[pairs]
-    # Each pair's references in a (pair, reference) table: where in ref_lens, and how long (0 for none).
-    has = np.arange(int(refs.max(initial=1))) < refs[:, None]
-    reference = np.where(has, lengths.first_refs()[pairs][:, None] + np.arange(has.shape[1]), 0)
-    ref_table = np.where(has, ref_lens[reference], 0)
-    hyp_mask = np.arange(int(hyp_lens[pairs].max(initial=0))) < hyp_lens[pairs][:, None]
-    ref_mask = np.arange(int(ref_table.max(initial=0))) < ref_table[:, :, None]
-    # Where each token of the rows is in ``numbered``: its text's start, then one place further per column.
-    hyp_starts = np.cumsum(hyp_lens) - hyp_lens
-    ref_starts = np.cumsum(ref_lens) - ref_lens + hyp_lens.sum()
-    hyp_at = (hyp_starts[pairs][:, None] + np.arange(hyp_mask.shape[1]))[hyp_mask]
-    ref_at = (ref_starts[reference][:, :, None] + np.arange(ref_mask.shape[2]))[ref_mask]
-    tokens, whose = _in_rows(numbered[np.concatenate([hyp_at, ref_at])], hyp_mask, ref_mask)
-    return TokenArrays(tokens, whose, hyp_lens[pairs], ref_lens[reference[has]], refs)
-
-
-def _in_rows(tokens: np.ndarray, hyp_mask: np.ndarray, ref_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The batch's tokens (hypotheses, then references, end to end) in rows, and whose each column is.
-
-    Each row is -1, the hypothesis's columns, then -1 and a reference's columns for each
-    reference; ``hyp_mask`` (pairs, columns) and ``ref_mask`` (pairs, references, columns)
-    say where the tokens go, in order, and every other place holds -1.
-    """
-    pairs, hyp_width = hyp_mask.shape
-    _, refs, ref_width = ref_mask.shape
-    rows = np.full((pairs, 1 + hyp_width + refs * (1 + ref_width)), -1, dtype=np.int64)
-    hyp_count = int(hyp_mask.sum())
-    rows[:, 1 : 1 + hyp_width][hyp_mask] = tokens[:hyp_count]
-    rows[:, 1 + hyp_width :].reshape(pairs, refs, 1 + ref_width)[:, :, 1:][ref_mask] = tokens[hyp_count:]
-    whose = np.concatenate([np.zeros(1 + hyp_width, np.int64), np.repeat(np.arange(1, refs + 1), 1 + ref_width)])
-    return rows, whose
+    text_lens = np.concatenate([hyp_lens, ref_lens])  # the hypotheses are texts 0, 1, ..., then the references
+    first_refs = np.concatenate([[0], np.cumsum(refs_per_sentence)]) + len(hyp_lens)
+    rows, whose, pair_ref_lens = laid_out(numbered, np.cumsum(text_lens) - text_lens, text_lens, first_refs, pairs)
+    return TokenArrays(rows, whose, hyp_lens[pairs], pair_ref_lens, refs_per_sentence[pairs])
 
 
 def numbered_tokens(list_of_references: Sequence, hypotheses: Sequence, numbers: dict) -> np.ndarray:
@@ -223,7 +198,7 @@ def _from_arrays(
     hypothesis_lengths: Any,
     reference_lengths: Any,
 ) -> TokenArrays:
-    """``TokenArrays`` of a padded batch: each row's tokens copied into place through a mask of where they are."""
+    """``TokenArrays`` of a padded batch: each row's tokens, found through a mask of where they are, end to end."""
     references = references[:, None] if references.ndim == 2 else references  # (batch, length): one reference each
     hyp_mask = tokens_mask(hypotheses, pad_id, hypothesis_lengths)
     ref_mask = tokens_mask(references, pad_id, reference_lengths)
@@ -234,9 +209,10 @@ def _from_arrays(
     tokens = np.concatenate([part.astype(np.int64) if part.dtype != object else part for part in parts])
     if len(tokens) and tokens.max() >= ID_LIMIT:  # the door refused negative ids
         _, tokens = np.unique(tokens, return_inverse=True)  # ids numbered 0, 1, 2, ... in the order of their values
-    rows, whose = _in_rows(tokens.astype(np.int64), hyp_mask, ref_mask)
     refs_per_sentence = np.full(len(hypotheses), references.shape[1], dtype=np.int64)
-    return TokenArrays(rows, whose, hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence)
+    lengths = Lengths(hyp_mask.sum(axis=-1), ref_mask.sum(axis=-1).ravel(), refs_per_sentence)
+    # int32, as lists' numbers are (every id is below ID_LIMIT now): numba compiles laid_out for one type only.
+    return pairs_in_rows(tokens.astype(np.int32), lengths, np.arange(len(hypotheses)))
 
 
 def tokens_mask(rows: np.ndarray, pad_id: int | None, lengths: Any) -> np.ndarray:
@@ -274,6 +250,8 @@ def chunks(widths: np.ndarray, chunk: int) -> list[np.ndarray]:
     >>> chunks(np.array([7, 80, 5]), chunk=2)  # the narrowest first
     [array([2, 0]), array([1])]
     """
+    if len(widths) <= _rows_at_a_time(chunk, int(widths.max(initial=1))):  # one chunk of them all
+        return [np.arange(len(widths))]
     order = np.argsort(widths, kind="stable")
     cuts, start = [], 0
     for cut in (np.flatnonzero(np.diff(np.log2(widths[order]).astype(np.int64))) + 1).tolist():
@@ -302,6 +280,8 @@ def slabs(lengths: Lengths, tokens: int = TOKENS) -> list[slice]:
     >>> slabs(Lengths(np.array([1, 3, 2]), np.array([2, 1, 1, 2]), np.array([2, 1, 1])), tokens=8)  # 4 tokens each
     [slice(0, 2, None), slice(2, 3, None)]
     """
+    if int(lengths.hyp_lens.sum() + lengths.ref_lens.sum()) <= tokens:
+        return [slice(0, len(lengths.hyp_lens))]
     per_pair = lengths.hyp_lens + np.add.reduceat(lengths.ref_lens, lengths.first_refs())
     ends = np.cumsum(per_pair)
     cuts = np.searchsorted(ends, np.arange(tokens, int(ends[-1]), tokens), side="right").tolist()
@@ -343,7 +323,7 @@ def chunked_arrays(
     for slab in slabs(every_length):
         with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
             numbered = numbered_tokens(list_of_references[slab], hypotheses[slab], numbers)
-        lengths = every_length.part(slab)
+        lengths = every_length if slab.stop - slab.start == len(hypotheses) else every_length.part(slab)
         for pairs in chunks(row_widths(lengths), chunk):
             yield pairs + slab.start, pairs_in_rows(numbered, lengths, pairs)
 

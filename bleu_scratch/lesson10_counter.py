@@ -17,7 +17,8 @@ nanoseconds where Python's loop would take far longer:
    done.
 
 ``count_rows`` runs it on every row of a batch; ``batch_counts``
-(``lesson10_batch``) calls it.
+(``lesson10_batch``) calls it. ``laid_out`` lays a batch's rows out (for
+``lesson10_arrays``), copying each text's numbers into place.
 """
 
 from collections.abc import Callable
@@ -40,6 +41,50 @@ def count_rows(tokens: np.ndarray, whose: np.ndarray, matches: np.ndarray) -> No
     """``count_row`` of every row of ``tokens``, into its column of ``matches`` (a row per order)."""
     for pair in range(len(tokens)):
         count_row(tokens[pair], whose, matches[:, pair])
+
+
+@compiled
+def laid_out(
+    numbered: np.ndarray, starts: np.ndarray, lengths: np.ndarray, first_refs: np.ndarray, pairs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of ``pairs`` (lesson 10's arrays), which columns are whose, and the pairs' reference lengths in order.
+
+    Text t's tokens are ``numbered[starts[t]:starts[t] + lengths[t]]``: text
+    p is pair p's hypothesis, and pair p's references are the texts from
+    ``first_refs[p]`` to ``first_refs[p + 1]``. Each row is -1 and the
+    hypothesis, then -1 and each reference, each text in as many columns as
+    the longest of its kind among the pairs, and -1 wherever there is no token.
+
+    >>> numbered = np.array([7, 8, 9, 7, 8, 9])  # hypotheses [7] and [8, 9], references [7] and [8, 9]
+    >>> rows, whose, ref_lens = laid_out(numbered, np.array([0, 1, 3, 4]), np.array([1, 2, 1, 2]),
+    ...                                  np.array([2, 3, 4]), np.array([1, 0]))
+    >>> rows, whose, ref_lens
+    (array([[-1,  8,  9, -1,  8,  9],
+           [-1,  7, -1, -1,  7, -1]]), array([0, 0, 0, 1, 1, 1]), array([2, 1]))
+    """
+    hyp_width, ref_width, refs, references = 0, 0, 1, 0
+    for pair in pairs:
+        hyp_width = max(hyp_width, lengths[pair])
+        refs = max(refs, first_refs[pair + 1] - first_refs[pair])
+        references += first_refs[pair + 1] - first_refs[pair]
+        for text in range(first_refs[pair], first_refs[pair + 1]):
+            ref_width = max(ref_width, lengths[text])
+    rows = np.full((len(pairs), 1 + hyp_width + refs * (1 + ref_width)), -1, dtype=np.int64)
+    whose = np.zeros(rows.shape[1], dtype=np.int64)
+    for r in range(refs):
+        start = 1 + hyp_width + r * (1 + ref_width)
+        whose[start : start + 1 + ref_width] = r + 1
+    ref_lens = np.empty(references, dtype=np.int64)
+    found = 0
+    for i, pair in enumerate(pairs):
+        rows[i, 1 : 1 + lengths[pair]] = numbered[starts[pair] : starts[pair] + lengths[pair]]
+        column = 2 + hyp_width
+        for text in range(first_refs[pair], first_refs[pair + 1]):
+            rows[i, column : column + lengths[text]] = numbered[starts[text] : starts[text] + lengths[text]]
+            ref_lens[found] = lengths[text]
+            found += 1
+            column += 1 + ref_width
+    return rows, whose, ref_lens
 
 
 @compiled
