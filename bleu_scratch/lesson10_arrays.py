@@ -107,6 +107,8 @@ class Lengths(NamedTuple):
 
     def part(self, pairs: slice) -> "Lengths":
         """The lengths of the pairs ``pairs`` (a slice of consecutive pairs)."""
+        if pairs.start == 0 and pairs.stop == len(self.hyp_lens):
+            return self
         first = np.append(self.first_refs(), len(self.ref_lens))
         references = slice(int(first[pairs.start]), int(first[pairs.stop]))
         return Lengths(self.hyp_lens[pairs], self.ref_lens[references], self.refs_per_sentence[pairs])
@@ -137,7 +139,7 @@ def pairs_in_rows(numbered: np.ndarray, lengths: Lengths, pairs: np.ndarray) -> 
 
     hyp_lens, ref_lens, refs_per_sentence = lengths
     text_lens = np.concatenate([hyp_lens, ref_lens])  # the hypotheses are texts 0, 1, ..., then the references
-    first_refs = np.concatenate([[0], np.cumsum(refs_per_sentence)]) + len(hyp_lens)
+    first_refs = np.append(lengths.first_refs(), len(ref_lens)) + len(hyp_lens)
     rows, whose, pair_ref_lens = laid_out(numbered, np.cumsum(text_lens) - text_lens, text_lens, first_refs, pairs)
     return TokenArrays(rows, whose, hyp_lens[pairs], pair_ref_lens, refs_per_sentence[pairs])
 
@@ -323,7 +325,7 @@ def chunked_arrays(
     for slab in slabs(every_length):
         with checks.named_bad_token(list_of_references, hypotheses):  # names the pair in the whole batch
             numbered = numbered_tokens(list_of_references[slab], hypotheses[slab], numbers)
-        lengths = every_length if slab.stop - slab.start == len(hypotheses) else every_length.part(slab)
+        lengths = every_length.part(slab)
         for pairs in chunks(row_widths(lengths), chunk):
             yield pairs + slab.start, pairs_in_rows(numbered, lengths, pairs)
 
