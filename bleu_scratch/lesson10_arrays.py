@@ -16,9 +16,10 @@ Tokens may come as people have them:
   its padding marked by ``pad_id``: masks of where the tokens are take them
   out at once, with no Python loop over the rows.
 
-A large batch is counted in chunks (``chunked_arrays``): pairs of about the
-same length together (``chunks``), so that short rows are not padded to the
-longest, and a bounded number of array cells at a time. The words of lists
+A large batch is counted in chunks (``chunked_arrays``) of a bounded number
+of array cells: for lists, pairs of about the same length together
+(``chunks``), so that short rows are not padded to the longest; for 2-D
+arrays, consecutive rows. The words of lists
 are numbered first, a slab of consecutive pairs at a time (``slabs``), in the
 order they lie in memory; each chunk then takes its rows from those numbers
 (``pairs_in_rows``), and so do the tokens of arrays.
@@ -180,8 +181,10 @@ def _as_ids(tokens: tuple) -> np.ndarray | None:
 
 
 def _packed(numbers: tuple) -> np.ndarray:
-    """Ints from -2**31 to 2**31 - 1 as an int32 array, each packed into 4 bytes by ``struct`` in C."""
-    return np.frombuffer(struct.pack(f"={len(numbers)}i", *numbers), np.int32)
+    """Ints from -2**31 to 2**31 - 1 as an int32 array, each packed into its 4 bytes by ``struct`` in C."""
+    packed = np.empty(len(numbers), np.int32)
+    struct.pack_into(f"={len(numbers)}i", packed, 0, *numbers)
+    return packed
 
 
 def _look_up(table: dict, keys: tuple) -> tuple:
@@ -300,7 +303,8 @@ def chunked_arrays(
     reference_lengths: Any = None,
 ) -> Iterator[tuple[np.ndarray, TokenArrays]]:
     """The batch as ``TokenArrays`` of chunks of pairs, each with its pairs' places in the batch: ``chunks`` of
-    lists, consecutive rows of 2-D arrays (whose rows are all as wide).
+    lists, consecutive rows of 2-D arrays (as many as ``CELLS`` holds at the arrays' width, which no laid-out row
+    exceeds).
 
     Lists are numbered a slab at a time (``slabs``), by one dict for the whole batch, before the
     slab's chunks are put in rows. The caller's door has checked the whole batch: no chunk is checked again.
@@ -312,7 +316,7 @@ def chunked_arrays(
         references = list_of_references.shape[1] if list_of_references.ndim == 3 else 1
         width = 1 + hypotheses.shape[1] + references * (1 + list_of_references.shape[-1])
         rows = _rows_at_a_time(chunk, width)
-        for start in range(0, len(hypotheses), rows):  # every row is as wide: consecutive rows, as views
+        for start in range(0, len(hypotheses), rows):  # consecutive rows, as views
             taken = slice(start, start + rows)
             row_lengths = [
                 None if given is None else np.asarray(given)[taken] for given in (hypothesis_lengths, reference_lengths)

@@ -116,5 +116,5 @@ def pins(path: Path) -> dict[str, str]:
 def test_colab_installs_the_pinned_versions():
     colab, everything = pins(ROOT / "colab" / "requirements.txt"), pins(ROOT / "requirements.txt")
     assert colab and {name: everything.get(name) for name in colab} == colab
-    assert {"nltk", "sacrebleu"} <= set(colab)
+    assert {"nltk", "sacrebleu", "numba", "llvmlite"} <= set(colab)  # the oracles, and lesson 10's compiler
     assert "-e ." in (ROOT / "colab" / "requirements.txt").read_text(encoding="utf-8").splitlines()
