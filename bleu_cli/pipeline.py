@@ -40,6 +40,7 @@ from bleu_scratch import (
     bleu_from_stats,
     tool_bleu,
 )
+from bleu_scratch.checks import as_checked
 from bleu_scratch.lesson10_parallel import cluster, map_in_order
 
 from .errors import (
@@ -220,14 +221,8 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """
     segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
-    tokenizer = ALL_TOKENIZERS[settings.tokenize]
-    list_of_references, hypotheses = [], []
-    for lines in segments:
-        # As sacrebleu: lowercase if asked, drop trailing whitespace, tokenize. Only 'intl' has a token that
-        # trailing whitespace changes (it splits the period off '1990. ', not off '1990.').
-        hypothesis, *references = (tokenizer((line.lower() if settings.lowercase else line).rstrip()) for line in lines)
-        list_of_references.append(references)
-        hypotheses.append(hypothesis)
+    # Every line is a str the command has read and decoded: the tokenizer's door need not check each again.
+    list_of_references, hypotheses = as_checked(tokenized, segments, settings)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if settings.sentence:
@@ -241,6 +236,24 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
             scores, stats = (), batch_corpus_stats(list_of_references, hypotheses, settings.max_n)
     met = tuple(dict.fromkeys(str(caught_warning.message) for caught_warning in caught))
     return ShardResult(len(segments), stats, (list_of_references[-1], hypotheses[-1]), scores, met)
+
+
+def tokenized(segments: Sequence[Segment], settings: Settings) -> tuple[list[list[Tokens]], list[Tokens]]:
+    """Each segment's references and hypothesis as tokens, by the command's tokenizer.
+
+    As sacrebleu: lowercase if asked, drop trailing whitespace, tokenize. Only 'intl' has a token that
+    trailing whitespace changes (it splits the period off '1990. ', not off '1990.').
+
+    >>> tokenized([("A b ", "a b c")], Settings("hyp", ("ref",), lowercase=True))
+    ([[['a', 'b', 'c']]], [['a', 'b']])
+    """
+    tokenizer = ALL_TOKENIZERS[settings.tokenize]
+    list_of_references, hypotheses = [], []
+    for lines in segments:
+        hypothesis, *references = [tokenizer((line.lower() if settings.lowercase else line).rstrip()) for line in lines]
+        list_of_references.append(references)
+        hypotheses.append(hypothesis)
+    return list_of_references, hypotheses
 
 
 def score(stats: BleuStats, settings: Settings, last_references: Sequence, last_hypothesis: Sequence) -> float:
