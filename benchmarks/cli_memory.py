@@ -17,13 +17,14 @@ local Dask cluster, its scheduler, and N workers, each under its nanny), read
 from /proc. RSS counts a page shared by several processes (the
 Python library, say) once per process, so the sum overstates what the tree
 really holds; PSS, which divides each shared page among its processes, is
-printed too. RSS is a counter the kernel keeps (/proc/PID/statm), cheap to
-read; PSS is not: the kernel walks the process's page tables for it
-(/proc/PID/smaps_rollup), in time that grows with its memory and while the
-process may have to wait for it. Read every 0.05 s, that walk took most of a
-core and slowed sacrebleu's 11 GB process about threefold, so PSS is read
+printed too. RSS is a counter the kernel keeps (/proc/PID/statm, updated in
+batches, so a little approximate), cheap to read; PSS is not: the kernel
+walks the process's page tables for it (/proc/PID/smaps_rollup), in time
+that grows with its memory, and the process may wait for the walk. Read at
+every sample, it would slow a large process it measures, so PSS is read
 only a twentieth of the time: after a read that took t seconds, the next
-comes 20 t later. With --sacrebleu, sacrebleu's own command scores the same files
+comes 20 t later. The peak PSS printed is then the largest read, which
+may miss a short peak between reads. With --sacrebleu, sacrebleu's own command scores the same files
 (``sacrebleu REF -i HYP -tok none -b``: the same statistics, since neither
 tokenizes), and each row's last column is sacrebleu's wall time over its own.
 """

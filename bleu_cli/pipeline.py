@@ -156,9 +156,9 @@ def score_as_tool(settings: Settings) -> int:
         return stop("bleu-scratch", "scores", error)
     line = tool_line(settings.as_tool, value, settings.json, len(settings.references), settings.lowercase)
     status = copy_out(io.StringIO(line + "\n"), "bleu-scratch")
-    tokenized = detokenize_warning(settings.hypothesis, hypotheses) if is_sacrebleu(settings.as_tool) else None
-    if status == 0 and tokenized:
-        print(f"bleu-scratch: warning: {tokenized}", file=sys.stderr)
+    warning = detokenize_warning(settings.hypothesis, hypotheses) if is_sacrebleu(settings.as_tool) else None
+    if status == 0 and warning:
+        print(f"bleu-scratch: warning: {warning}", file=sys.stderr)
     return status
 
 

@@ -182,8 +182,10 @@ def _as_ids(tokens: tuple) -> np.ndarray | None:
 
 def _packed(numbers: tuple) -> np.ndarray:
     """Ints from -2**31 to 2**31 - 1 as an int32 array, each packed into its 4 bytes by ``struct`` in C."""
+    # Writable, as the int32 copy of arrays' ids is: numba takes a read-only array for another type, and would
+    # compile laid_out twice.
     packed = np.empty(len(numbers), np.int32)
-    struct.pack_into(f"={len(numbers)}i", packed, 0, *numbers)
+    struct.pack_into(f"={len(numbers)}i", packed.data, 0, *numbers)
     return packed
 
 
@@ -303,8 +305,8 @@ def chunked_arrays(
     reference_lengths: Any = None,
 ) -> Iterator[tuple[np.ndarray, TokenArrays]]:
     """The batch as ``TokenArrays`` of chunks of pairs, each with its pairs' places in the batch: ``chunks`` of
-    lists, consecutive rows of 2-D arrays (as many as ``CELLS`` holds at the arrays' width, which no laid-out row
-    exceeds).
+    lists, consecutive rows of 2-D arrays (at most ``chunk``, and as many as ``CELLS`` holds at the arrays' width,
+    which no laid-out row exceeds).
 
     Lists are numbered a slab at a time (``slabs``), by one dict for the whole batch, before the
     slab's chunks are put in rows. The caller's door has checked the whole batch: no chunk is checked again.

@@ -222,8 +222,8 @@ def batch_counts(arrays: TokenArrays, max_n: int) -> tuple[np.ndarray, np.ndarra
     (array([3, 2]), array([2, 3]), array([[2, 2],
            [1, 1]]))
     """
-    # numba takes about a second and a hundred megabytes to load: only a process that lays out or counts a batch
-    # pays for it (the command's --help and its messages on bad input do not).
+    # numba is slow and large to load (docs/command-line.md, "The first call compiles"): only a process that lays
+    # out or counts a batch pays for it (the command's --help and its messages on bad input do not).
     from .lesson10_counter import count_rows
 
     tokens, whose, hyp_lens, ref_lens, refs_per_sentence = arrays

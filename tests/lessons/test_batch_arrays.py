@@ -200,3 +200,22 @@ def test_int_like_tokens_are_tokens_by_their_own_equality_as_in_nltk():
     hypothesis, reference = [Index(1), Index(2)], [Index(1), Index(2)]
     expected = nltk_sentence_bleu([reference], hypothesis, weights=(1.0,))
     assert batch_sentence_bleu([[reference]], [hypothesis], weights=(1.0,)) == [expected] == [0]
+
+
+def test_lists_and_arrays_reach_the_compiled_layout_as_one_type(monkeypatch):
+    """numba compiles laid_out for each type it is given: a read-only array, or int64, would be another compile."""
+    import numba
+
+    from bleu_scratch import lesson10_counter, token_arrays
+
+    given, laid_out = [], lesson10_counter.laid_out
+
+    def recorded(numbered, *rest):
+        given.append(numba.typeof(numbered))
+        return laid_out(numbered, *rest)
+
+    monkeypatch.setattr(lesson10_counter, "laid_out", recorded)
+    token_arrays([[[1, 2]]], [[1, 2]])  # ids
+    token_arrays([[["a", "b"]]], [["a"]])  # words
+    token_arrays(np.array([[1, 2]]), np.array([[1, 2]]), pad_id=0)  # a 2-D array of ids
+    assert given == [numba.typeof(np.zeros(1, np.int32))] * 3, given
