@@ -24,9 +24,11 @@ that grows with its memory, and the process may wait for the walk. Read at
 every sample, it would slow a large process it measures, so PSS is read
 only a twentieth of the time: after a read that took t seconds, the next
 comes 20 t later. The peak PSS printed is then the largest read, which
-may miss a short peak between reads. With --sacrebleu, sacrebleu's own command scores the same files
-(``sacrebleu REF -i HYP -tok none -b``: the same statistics, since neither
-tokenizes), and each row's last column is sacrebleu's wall time over its own.
+may miss a short peak between reads.
+
+With --sacrebleu, sacrebleu's own command scores the same files (``sacrebleu
+REF -i HYP -tok none -b``: the same statistics, since neither tokenizes), and
+each row's last column is sacrebleu's wall time over its own.
 """
 
 import argparse
