@@ -22,16 +22,20 @@ names (lessons 01 and 09's tokenizers, lesson 10's batch counting, lesson 05's
   command's words, the progress bar.
 
 ``errors`` holds what can go wrong with the input, each error with its facts,
-worded in the command's terms; ``watch``, the check that stops a run whose
-scheduler (``--scheduler``) falls silent or loses every worker, which Dask
-would wait on for ever. ``compare`` is the second command,
-``bleu-scratch-compare``. Both print ``--version``; tqdm (the progress bar)
-is the extra ``[cli]`` and dask.distributed (``--jobs``, ``--scheduler``) the
-extra ``[dask]``.
+worded in the command's terms; ``signals``, Ctrl-C and SIGTERM (status 130
+and 143, nothing more printed, nothing left running); ``watch``, the check
+that stops a run whose scheduler (``--scheduler``) falls silent or loses
+every worker, which Dask would wait on for ever. ``compare`` is the second
+command, ``bleu-scratch-compare``. Both print ``--version``; tqdm (the
+progress bar) is the extra ``[cli]`` and dask.distributed (``--jobs``,
+``--scheduler``) the extra ``[dask]``.
 """
 
 import os
 import sys
+from collections.abc import Callable, Sequence
+
+from .signals import stoppable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,21 +49,26 @@ def main(argv: list[str] | None = None) -> int:
     SystemExit: 2
     """
     errors_off_stdout()
-    try:
-        # Imported here, inside the guard: Ctrl-C while the lessons load ends quietly too.
-        from .pipeline import run
-    except KeyboardInterrupt:
-        return 130
-    return run(sys.argv[1:] if argv is None else argv)
+    return stoppable(_scored, sys.argv[1:] if argv is None else argv)
 
 
 def compare_main(argv: list[str] | None = None) -> int:
     """Run ``bleu-scratch-compare``; return its exit status (see ``bleu_cli.compare``)."""
-    try:
-        from .compare import main as compare  # inside the guard, as for main
-    except KeyboardInterrupt:
-        return 130
-    return compare(argv)
+    errors_off_stdout()
+    return stoppable(_compared, sys.argv[1:] if argv is None else argv)
+
+
+def _scored(argv: Sequence[str], check_signals: Callable[[], None]) -> int:
+    # Imported with the signals handled: Ctrl-C while the lessons load ends quietly too.
+    from .pipeline import run
+
+    return run(argv, check_signals)
+
+
+def _compared(argv: Sequence[str], check_signals: Callable[[], None]) -> int:
+    from .compare import run
+
+    return run(argv, check_signals)
 
 
 def errors_off_stdout() -> None:

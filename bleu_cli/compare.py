@@ -24,7 +24,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __version__, paired_test
@@ -35,6 +35,7 @@ from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, To
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, detokenize_warning, progress_bar, sacrebleu_signature
 from .settings import OneLineParser, positive, sentencepiece_refused, stdin_read_once, tokenizer_loaded
+from .signals import stoppable
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
@@ -60,7 +61,8 @@ class CompareSettings:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command; return the exit status: 0, 2 for bad input, 141 if the output's reader stopped.
+    """Run the command; return the exit status: 0, 2 for bad input, 141 if the output's reader stopped, 130 after
+    Ctrl-C and 143 after SIGTERM (``bleu_cli.signals``).
 
     >>> main(["baseline.txt", "system.txt"])  # no --references
     Traceback (most recent call last):
@@ -68,13 +70,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     SystemExit: 2
     """
     errors_off_stdout()
-    try:
-        return _compare(parse(sys.argv[1:] if argv is None else argv))
-    except KeyboardInterrupt:
-        return 130
+    return stoppable(run, sys.argv[1:] if argv is None else argv)
 
 
-def _compare(settings: CompareSettings) -> int:
+def run(argv: Sequence[str], check_signals: Callable[[], None]) -> int:
+    """The command on ``argv``; its exit status. ``check_signals`` is called before anything is printed."""
+    return _compare(parse(argv), check_signals)
+
+
+def _compare(settings: CompareSettings, check_signals: Callable[[], None]) -> int:
     """The comparison of ``main``, its exit status."""
     try:
         named_systems, references = read(settings)
@@ -98,6 +102,7 @@ def _compare(settings: CompareSettings) -> int:
     except (CommandError, NotImplementedError) as error:
         return stop(PROG, "compares", error)
     report = json_report(results, settings) if settings.json else table(results, settings)
+    check_signals()
     status = copy_out(io.StringIO(report), PROG)
     if status == 0 and settings.tokenize in SACREBLEU_TOKENIZERS:
         for name, lines in named_systems:

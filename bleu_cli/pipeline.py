@@ -13,21 +13,19 @@ comes from lesson 05's ``bleu_from_stats``, and ``report`` words the lines.
 Exit status: 0 with a score; 2 for bad options or input, or a Dask cluster
 lost or without workers (one line on stderr, no score printed); 141 when the
 reader of the output stops early; 130 after Ctrl-C and 143 after SIGTERM, with
-every process the command started stopped and nothing printed.
+every process the command started stopped and nothing printed (``signals``).
 """
 
 import io
 import logging
-import signal
 import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import FrameType, TracebackType
 from typing import IO, Any
 
 from bleu_scratch import (
@@ -66,69 +64,28 @@ SCHEDULER_WAIT = 10
 WORKER_WAIT = 30
 
 
-class Terminated(BaseException):
-    """SIGTERM arrived: unwind as Ctrl-C does, stopping what was started."""
+def run(argv: Sequence[str], check_signals: Callable[[], None]) -> int:
+    """The command on ``argv``; its exit status. Bad options end in argparse (SystemExit 2).
 
-
-class Signals:
-    """Ctrl-C and SIGTERM during one run: the first one received unwinds the run; the handlers before are restored.
-
-    >>> with Signals() as signals:
-    ...     signals.received is None
-    True
+    ``check_signals`` raises again a signal a library caught (``bleu_cli.signals``): it is called before the next
+    shard and before anything is printed.
     """
-
-    def __init__(self) -> None:
-        self.received: int | None = None
-        self._previous: dict[int, Any] = {}
-
-    def __enter__(self) -> "Signals":
-        self._previous = {number: signal.signal(number, self._stop) for number in (signal.SIGINT, signal.SIGTERM)}
-        return self
-
-    def __exit__(self, kind: type | None, error: BaseException | None, traceback: TracebackType | None) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
-        if self.received is not None:
-            # Stopped, the command says nothing more. A Dask client the signal cut off as it connected was never
-            # handed back to be closed: its thread logs a failed reconnection as the process ends.
-            logging.disable(logging.CRITICAL)
-
-    def _stop(self, signum: int, frame: FrameType | None) -> None:
-        """The handler: note the signal, ignore any next one, and unwind."""
-        # Once is enough: a second signal must not cut the clean-up short.
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        self.received = signum
-        raise KeyboardInterrupt if signum == signal.SIGINT else Terminated
+    return score_files(parse(argv), check_signals)
 
 
-def run(argv: Sequence[str]) -> int:
-    """The command on ``argv``; its exit status. Bad options end in argparse (SystemExit 2)."""
-    settings = parse(argv)
-    with Signals() as signals:
-        try:
-            return score_files(settings)
-        except BaseException:
-            # A library the signal interrupted (importing, or waiting on the cluster) may have turned
-            # KeyboardInterrupt or Terminated into an error of its own; the command was stopped all the same.
-            if signals.received is not None:
-                return 128 + signals.received
-            raise
-
-
-def score_files(settings: Settings) -> int:
+def score_files(settings: Settings, check_signals: Callable[[], None]) -> int:
     """Score the files and print the result, then the distinct warnings; the exit status (0, 2 or 141)."""
     if settings.as_tool is not None:
-        return score_as_tool(settings)
+        return score_as_tool(settings, check_signals)
     # Small results stay in memory; a million sentence scores go to disk.
     with tempfile.SpooledTemporaryFile(max_size=1 << 22, mode="w+", encoding="utf-8") as output:
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", UserWarning)
-                met = _write_scores(settings, output)
+                met = _write_scores(settings, output, check_signals)
         except (CommandError, NotImplementedError) as error:
             return stop("bleu-scratch", "scores", error)
+        check_signals()
         status = copy_out(output, "bleu-scratch")
     if status == 0:
         # After the score: with --sentence NLTK would warn on most lines, and a failed run says only what went wrong.
@@ -138,7 +95,7 @@ def score_files(settings: Settings) -> int:
     return status
 
 
-def score_as_tool(settings: Settings) -> int:
+def score_as_tool(settings: Settings, check_signals: Callable[[], None]) -> int:
     """``--as TOOL``: lesson 09's ``tool_bleu`` on every line of the files, printed with the tool's signature."""
     try:
         segments = [segment for shard in streamed_shards(settings.paths) for segment in shard]
@@ -155,6 +112,7 @@ def score_as_tool(settings: Settings) -> int:
     except CommandError as error:
         return stop("bleu-scratch", "scores", error)
     line = tool_line(settings.as_tool, value, settings.json, len(settings.references), settings.lowercase)
+    check_signals()
     status = copy_out(io.StringIO(line + "\n"), "bleu-scratch")
     warning = detokenize_warning(settings.hypothesis, hypotheses) if is_sacrebleu(settings.as_tool) else None
     if status == 0 and warning:
@@ -162,13 +120,14 @@ def score_as_tool(settings: Settings) -> int:
     return status
 
 
-def _write_scores(settings: Settings, output: IO[str]) -> list[str]:
+def _write_scores(settings: Settings, output: IO[str], check_signals: Callable[[], None]) -> list[str]:
     """Write the corpus score, or each segment's score in line order; the warnings the shards met."""
     # The files are checked (readable; for regular files, their line counts) before any worker starts.
     slices = file_slices(settings.paths)
     total, last, met = BleuStats.zero(settings.max_n), ((), ()), []
     with _client(settings) as client:
         for result in _shard_results(settings, client, slices):
+            check_signals()
             total += result.stats
             last = result.last
             met += result.warnings

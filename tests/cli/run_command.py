@@ -94,6 +94,16 @@ def scoring(command: subprocess.Popen, workers: int) -> list[psutil.Process]:
     pytest.fail("the command did not start scoring in time")
 
 
+def busy_for(command: subprocess.Popen, seconds: float) -> None:
+    """Wait until the command has used ``seconds`` of CPU time: a moment in its run that load does not move."""
+    process = psutil.Process(command.pid)
+    deadline = time.monotonic() + PATIENCE
+    while _cpu(process) < seconds:
+        assert command.poll() is None, f"the command ended before it had used {seconds} s of CPU time"
+        assert time.monotonic() < deadline, f"the command did not use {seconds} s of CPU time in {PATIENCE} s"
+        time.sleep(0.01)
+
+
 def _cpu(process: psutil.Process) -> float:
     try:
         times = process.cpu_times()

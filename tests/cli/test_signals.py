@@ -7,15 +7,18 @@ whole process group, as a terminal sends it; SIGTERM to the command alone, as
 long the processes may take to go, never a duration.
 """
 
+import ctypes
 import logging
 import os
 import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from bleu_cli import pipeline
-from tests.cli.run_command import PATIENCE, left_running, scoring, start
+from bleu_cli import main, pipeline
+from tests.cli.run_command import PATIENCE, busy_for, left_running, scoring, start
 
 
 @pytest.fixture(autouse=True)
@@ -95,29 +98,85 @@ def test_a_signal_a_library_turned_into_its_own_error_still_ends_as_the_signal(
 ):
     """The signal may land inside a library (importing Dask, waiting on the cluster) that wraps the interrupt."""
 
-    def interrupted(settings):
+    def interrupted(settings, check_signals):
         try:
             os.kill(os.getpid(), signal_number)  # the command's handler raises here
         except BaseException as error:
             raise RuntimeError("the library's own error") from error
 
     monkeypatch.setattr(pipeline, "score_files", interrupted)
-    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
-    assert pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]]) == status
-    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM), sys.unraisablehook
+    assert main([wmt15["google.ru"], wmt15["ref.ru"]]) == status
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM), sys.unraisablehook) == before
+
+
+@pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_a_library_kept_still_stops_the_run_before_anything_is_printed(
+    monkeypatch, capsys, wmt15, signal_number, status
+):
+    """Python only reports an exception raised in a ctypes callback, as numba's compiler calls, and goes on."""
+    score_shard = pipeline.score_shard
+
+    @ctypes.CFUNCTYPE(None)
+    def callback():
+        os.kill(os.getpid(), signal_number)  # the command's handler raises here, and ctypes keeps the exception
+
+    def kept(shard, settings):
+        callback()
+        return score_shard(shard, settings)
+
+    reported = []  # what Python reports as it goes on: printed on stderr, outside pytest
+    monkeypatch.setattr(pipeline, "score_shard", kept)
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    assert main([wmt15["google.ru"], wmt15["ref.ru"]]) == status
+    assert (capsys.readouterr(), reported) == (("", ""), [])  # no score, and the signal is not reported as an error
+
+
+# A command stopped by Ctrl-C inside an exec() of a string, as an import the command makes may run one. Run with
+# ``python -m``, which ends the process by SIGINT when it thinks a KeyboardInterrupt got away.
+INTERRUPTED_IN_EXEC = """
+import os, signal
+from bleu_cli.signals import stoppable
+
+def command(argv, check_signals):
+    exec("os.kill(os.getpid(), signal.SIGINT)")
+    return 0
+
+raise SystemExit(stoppable(command, []))
+"""
+
+
+def test_ctrl_c_inside_exec_still_ends_with_status_130(tmp_path):
+    (tmp_path / "interrupted_in_exec.py").write_text(INTERRUPTED_IN_EXEC)
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
+    finished = subprocess.run(
+        [sys.executable, "-m", "interrupted_in_exec"], capture_output=True, env=environment, timeout=PATIENCE
+    )
+    assert (finished.returncode, finished.stdout, finished.stderr) == (130, b"", b"")
+
+
+def test_ctrl_c_at_any_moment_ends_with_status_130_and_nothing_printed(long_input):
+    """From the first imports of the command to its scoring: the moments are the command's CPU seconds."""
+    for moment in (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0):
+        command = start(long_input, "--sentence")
+        busy_for(command, moment)
+        os.killpg(command.pid, signal.SIGINT)
+        out, err = command.communicate(timeout=PATIENCE)
+        assert (command.returncode, out, err[-500:]) == (130, b"", b""), moment
+        assert left_running(command) == []
 
 
 def test_a_signal_is_remembered_by_its_own_run_only(monkeypatch, wmt15):
     """After a run stopped by a signal, the next run's error is an error, not that signal's status."""
 
-    def interrupted(settings):
+    def interrupted(settings, check_signals):
         os.kill(os.getpid(), signal.SIGTERM)
 
-    def failing(settings):
+    def failing(settings, check_signals):
         raise RuntimeError("a bug, not a signal")
 
     monkeypatch.setattr(pipeline, "score_files", interrupted)
-    assert pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]]) == 143
+    assert main([wmt15["google.ru"], wmt15["ref.ru"]]) == 143
     monkeypatch.setattr(pipeline, "score_files", failing)
     with pytest.raises(RuntimeError, match="a bug"):
-        pipeline.run([wmt15["google.ru"], wmt15["ref.ru"]])
+        main([wmt15["google.ru"], wmt15["ref.ru"]])
