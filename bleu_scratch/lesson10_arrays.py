@@ -102,16 +102,20 @@ class Lengths(NamedTuple):
     ref_lens: np.ndarray  # per reference, pair by pair
     refs_per_sentence: np.ndarray
 
-    def first_refs(self) -> np.ndarray:
-        """Where each pair's references start in ``ref_lens``."""
-        return np.cumsum(self.refs_per_sentence) - self.refs_per_sentence
+    def ref_bounds(self) -> np.ndarray:
+        """Where each pair's references start in ``ref_lens``, then where the last pair's end.
+
+        >>> Lengths(np.array([1, 3]), np.array([2, 1, 1]), np.array([2, 1])).ref_bounds()
+        array([0, 2, 3])
+        """
+        return np.concatenate([[0], np.cumsum(self.refs_per_sentence)])
 
     def part(self, pairs: slice) -> "Lengths":
         """The lengths of the pairs ``pairs`` (a slice of consecutive pairs)."""
         if pairs.start == 0 and pairs.stop == len(self.hyp_lens):
             return self
-        first = np.append(self.first_refs(), len(self.ref_lens))
-        references = slice(int(first[pairs.start]), int(first[pairs.stop]))
+        bounds = self.ref_bounds()
+        references = slice(int(bounds[pairs.start]), int(bounds[pairs.stop]))
         return Lengths(self.hyp_lens[pairs], self.ref_lens[references], self.refs_per_sentence[pairs])
 
 
@@ -140,7 +144,7 @@ def pairs_in_rows(numbered: np.ndarray, lengths: Lengths, pairs: np.ndarray) -> 
 
     hyp_lens, ref_lens, refs_per_sentence = lengths
     text_lens = np.concatenate([hyp_lens, ref_lens])  # the hypotheses are texts 0, 1, ..., then the references
-    first_refs = np.append(lengths.first_refs(), len(ref_lens)) + len(hyp_lens)
+    first_refs = lengths.ref_bounds() + len(hyp_lens)
     rows, whose, pair_ref_lens = laid_out(numbered, np.cumsum(text_lens) - text_lens, text_lens, first_refs, pairs)
     return TokenArrays(rows, whose, hyp_lens[pairs], pair_ref_lens, refs_per_sentence[pairs])
 
@@ -277,7 +281,7 @@ def row_widths(lengths: Lengths) -> np.ndarray:
     >>> row_widths(Lengths(np.array([1, 3]), np.array([2, 1, 1]), np.array([2, 1])))
     array([8, 6])
     """
-    longest = np.maximum.reduceat(lengths.ref_lens, lengths.first_refs())
+    longest = np.maximum.reduceat(lengths.ref_lens, lengths.ref_bounds()[:-1])
     return 1 + lengths.hyp_lens + lengths.refs_per_sentence * (1 + longest)
 
 
@@ -289,7 +293,7 @@ def slabs(lengths: Lengths, tokens: int = TOKENS) -> list[slice]:
     """
     if int(lengths.hyp_lens.sum() + lengths.ref_lens.sum()) <= tokens:
         return [slice(0, len(lengths.hyp_lens))]
-    per_pair = lengths.hyp_lens + np.add.reduceat(lengths.ref_lens, lengths.first_refs())
+    per_pair = lengths.hyp_lens + np.add.reduceat(lengths.ref_lens, lengths.ref_bounds()[:-1])
     ends = np.cumsum(per_pair)
     cuts = np.searchsorted(ends, np.arange(tokens, int(ends[-1]), tokens), side="right").tolist()
     bounds = sorted({0, *cuts, len(per_pair)})
