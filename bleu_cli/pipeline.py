@@ -4,7 +4,8 @@
 shard (``inputs``). Each shard goes through ``score_shard`` where it is
 scored, in this process or on a worker of a Dask cluster (``--jobs N`` starts
 a local one, ``--scheduler ADDRESS`` uses yours): its lines become tokens by
-lesson 01's and lesson 09's public tokenizers, its statistics are counted by lesson 10's
+lesson 01's and lesson 09's public tokenizers (with ``--tokenize none``, word
+numbers in arrays, by ``words``), its statistics are counted by lesson 10's
 public batch counting (``bleu_scratch.batch_corpus_stats``, or
 ``batch_sentence_stats`` for ``--sentence``, whose segments are scored there
 too). Here the results are taken in shard order and summed, the corpus score
@@ -22,10 +23,11 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import repeat
 from typing import IO, Any
 
 from bleu_scratch import (
@@ -55,6 +57,7 @@ from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, detokenize_warning, progress_bar, score_line, tool_line, warning_text
 from .settings import Settings, is_sacrebleu, parse
 from .watch import Check, watched
+from .words import word_arrays
 from .workers import workers_read, workers_run_this_command
 
 Tokens = list[str]
@@ -180,21 +183,47 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """
     segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
+    arrays = word_arrays(segments) if words_as_arrays(settings) else None
     # Every line is a str the command has read and decoded: the tokenizer's door need not check each again.
-    list_of_references, hypotheses = as_checked(tokenized, segments, settings)
+    if arrays is None:
+        list_of_references, hypotheses = as_checked(tokenized, segments, settings)
+        batch = {"list_of_references": list_of_references, "hypotheses": hypotheses}
+        tokens: Iterable[tuple[Any, Any]] = zip(list_of_references, hypotheses)
+        last = list_of_references[-1], hypotheses[-1]
+    else:
+        references, hypotheses, hyp_lens, ref_lens = arrays
+        batch = {
+            "list_of_references": references,
+            "hypotheses": hypotheses,
+            "hypothesis_lengths": hyp_lens,
+            "reference_lengths": ref_lens,
+        }
+        tokens = repeat(((), ()))  # the sentence scores' smoothing, methods 1 to 4, reads none
+        (last_references,), (last_hypothesis,) = as_checked(tokenized, segments[-1:], settings)
+        last = last_references, last_hypothesis
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if settings.sentence:
-            counted = batch_sentence_stats(list_of_references, hypotheses, settings.max_n)
+            counted = batch_sentence_stats(**batch, max_n=settings.max_n)
             scores = tuple(
                 (score(pair_stats, settings, references, hypothesis), pair_stats)
-                for pair_stats, references, hypothesis in zip(counted, list_of_references, hypotheses)
+                for pair_stats, (references, hypothesis) in zip(counted, tokens)
             )
             stats = sum(counted, BleuStats.zero(settings.max_n))
         else:
-            scores, stats = (), batch_corpus_stats(list_of_references, hypotheses, settings.max_n)
+            scores, stats = (), batch_corpus_stats(**batch, max_n=settings.max_n)
     met = tuple(dict.fromkeys(str(caught_warning.message) for caught_warning in caught))
-    return ShardResult(len(segments), stats, (list_of_references[-1], hypotheses[-1]), scores, met)
+    return ShardResult(len(segments), stats, last, scores, met)
+
+
+def words_as_arrays(settings: Settings) -> bool:
+    """Whether a shard's words can be numbered as arrays (``words``): split on whitespace as they are, and no
+    sentence score's smoothing reads them (methods 5 to 7 do; the corpus score's reads only the last segment).
+
+    >>> words_as_arrays(Settings("hyp", ("ref",))), words_as_arrays(Settings("hyp", ("ref",), lowercase=True))
+    (True, False)
+    """
+    return settings.tokenize == "none" and not settings.lowercase and not (settings.sentence and settings.smoothing > 4)
 
 
 def tokenized(segments: Sequence[Segment], settings: Settings) -> tuple[list[list[Tokens]], list[Tokens]]:

@@ -68,19 +68,27 @@ def batch_sentence_stats(
     return _each_stats(*counted)
 
 
-@door(checks.numbered_corpus, checks.highest_order)
+@door(checks.batch, checks.highest_order)
 def batch_corpus_stats(
-    list_of_references: Sequence[Sequence[Sequence[Token]]],
-    hypotheses: Sequence[Sequence[Token]],
+    list_of_references: Any,
+    hypotheses: Any,
     max_n: int = 4,
     chunk: int = CHUNK,
+    pad_id: int | None = None,
+    hypothesis_lengths: Any = None,
+    reference_lengths: Any = None,
 ) -> BleuStats:
     """``corpus_stats``, counted ``chunk`` sentence pairs at a time as batches (memory holds one chunk's arrays).
 
+    Tokens may be words or integer token ids, in lists or in 2-D arrays (see ``batch_sentence_bleu``).
+
     >>> batch_corpus_stats([[["a", "b", "c"]], [["d", "e"]]], [["a", "b", "c"], ["d"]], max_n=2, chunk=1)
     BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
+    >>> batch_corpus_stats(np.array([[1, 2, 3], [4, 5, 0]]), np.array([[1, 2, 3], [4, 0, 0]]), 2, pad_id=0)
+    BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1))
     """
-    hyp_lens, ref_lens, matches = chunked_counts(list_of_references, hypotheses, max_n, chunk=chunk)
+    padding = pad_id, hypothesis_lengths, reference_lengths
+    hyp_lens, ref_lens, matches = chunked_counts(list_of_references, hypotheses, max_n, *padding, chunk=chunk)
     totals = _totals(hyp_lens, max_n)
     return BleuStats(
         int(hyp_lens.sum()),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleu_scratch import batch_sentence_bleu, batch_sentence_stats, sentence_stats
+from bleu_scratch import batch_corpus_stats, batch_sentence_bleu, batch_sentence_stats, corpus_stats, sentence_stats
 from bleu_scratch.lesson10_batch import chunked_counts
 from tests.quick import examples
 
@@ -87,6 +87,22 @@ def test_lengths_cut_the_rows_whatever_follows(batch):
     expected = scored(nltk_scores, list_of_references, hypotheses, (0.5, 0.5), None)
     options = {"hypothesis_lengths": lengths[0], "reference_lengths": lengths[1]}
     assert scored(batch_sentence_bleu, ref_array, hyp_array, (0.5, 0.5), **options) == expected
+
+
+@settings(max_examples=examples(100))
+@given(padded_batches(), st.booleans())
+def test_corpus_statistics_of_arrays_are_lesson_06s_of_the_rows(batch, left):
+    list_of_references, hypotheses = batch
+    width = max(len(row) for refs in list_of_references for row in [*refs] + hypotheses) + 1
+    ref_array = np.stack([padded(refs, width, left) for refs in list_of_references])
+    lengths = {
+        "hypothesis_lengths": np.array([len(row) for row in hypotheses]),
+        "reference_lengths": np.array([[len(row) for row in refs] for refs in list_of_references]),
+    }
+    expected = corpus_stats(list_of_references, hypotheses)
+    assert batch_corpus_stats(ref_array, padded(hypotheses, width, left), pad_id=PAD) == expected
+    if not left:  # lengths count from the start of each row
+        assert batch_corpus_stats(ref_array, padded(hypotheses, width, left), **lengths) == expected
 
 
 def test_a_whole_array_is_every_rows_tokens():
