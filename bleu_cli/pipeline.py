@@ -57,7 +57,6 @@ from .inputs import FileSlice, Segment, file_slices, read_slice, streamed_shards
 from .report import copy_out, detokenize_warning, progress_bar, score_line, tool_line, warning_text
 from .settings import Settings, is_sacrebleu, parse
 from .watch import Check, watched
-from .words import word_arrays
 from .workers import workers_read, workers_run_this_command
 
 Tokens = list[str]
@@ -182,6 +181,9 @@ def score_shard(shard: FileSlice | list[Segment], settings: Settings) -> ShardRe
     >>> result.stats, result.last
     (BleuStats(hyp_len=4, ref_len=5, matches=(4, 2), totals=(4, 2), too_short=(0, 1)), ([['d', 'e']], ['d']))
     """
+    # numba loads only in a process that counts: the command's --help and its messages on bad input do without.
+    from .words import word_arrays
+
     segments = read_slice(shard) if isinstance(shard, FileSlice) else shard
     arrays = word_arrays(segments) if words_as_arrays(settings) else None
     # Every line is a str the command has read and decoded: the tokenizer's door need not check each again.

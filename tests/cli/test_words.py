@@ -1,6 +1,7 @@
 """A shard's words numbered by compiled code (``bleu_cli.words``): the words of ``str.split()``, numbered as a dict
 numbers them, and the command's scores the same either way."""
 
+import subprocess
 import sys
 
 import numpy as np
@@ -66,3 +67,23 @@ def test_the_command_scores_the_same_by_arrays_and_by_lists(capsys, monkeypatch,
         by_lists = run_main(capsys, *files, *options)
         monkeypatch.undo()
         assert by_arrays == by_lists and by_arrays[0] == 0, options
+
+
+# The command's help, then its message on a missing file: neither counts, so neither loads numba (slow and large).
+WITHOUT_COUNTING = """
+import sys
+from bleu_cli import main
+for argv in (["--help"], ["missing.txt", "missing.txt"]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+print("numba" in sys.modules)
+"""
+
+
+def test_help_and_bad_input_load_no_numba(tmp_path):
+    finished = subprocess.run(
+        [sys.executable, "-c", WITHOUT_COUNTING], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert finished.stdout.splitlines()[-1] == "False" and "missing.txt" in finished.stderr
