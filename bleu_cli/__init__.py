@@ -18,8 +18,8 @@ names (lessons 01 and 09's tokenizers, lesson 10's batch counting, lesson 05's
 - ``pipeline``: the stages in order: each shard tokenized, counted and, for
   ``--sentence``, scored where it is scored (in this process or on a Dask
   worker), the corpus score and the exit status;
-- ``words``: with ``--tokenize none``, a shard's words split and numbered by
-  compiled code, as arrays;
+- ``words``: with ``--tokenize none`` and no ``--lowercase``, a shard's words
+  split and numbered by compiled code, as arrays (``pipeline`` says when);
 - ``report``: the score as sacrebleu's line or JSON, NLTK's warnings in the
   command's words, the progress bar.
 

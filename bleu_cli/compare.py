@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from bleu_scratch import ALL_TOKENIZERS, SACREBLEU_TOKENIZERS, PairedResult, __version__, paired_test
 from bleu_scratch.lesson11_significance import DEFAULT_SAMPLES, INTERVAL_SAMPLES, no_progress
 
-from . import errors_off_stdout
+from . import compare_main
 from .errors import CommandError, EmptyHypothesis, GivenTwice, SegmentCounts, TooManySamples, stop
 from .inputs import check_readable, streamed_shards
 from .report import copy_out, detokenize_warning, progress_bar, sacrebleu_signature
 from .settings import OneLineParser, positive, sentencepiece_refused, stdin_read_once, tokenizer_loaded
-from .signals import stoppable
 
 PROG = "bleu-scratch-compare"
 SIGNIFICANCE_LEVEL = 0.05
@@ -69,8 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     SystemExit: 2
     """
-    errors_off_stdout()
-    return stoppable(run, sys.argv[1:] if argv is None else argv)
+    return compare_main(argv)
 
 
 def run(argv: Sequence[str], check_signals: Callable[[], None]) -> int:

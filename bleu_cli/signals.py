@@ -41,14 +41,21 @@ class Signals:
         self._previous = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
         self._previous_hook = sys.unraisablehook
         sys.unraisablehook = self._unraisable
-        for number in self._previous:
-            signal.signal(number, self._stop)
+        try:
+            for number in self._previous:
+                signal.signal(number, self._stop)
+        except BaseException:  # a signal as the handlers go in: what was there before goes back
+            self.__exit__(None, None, None)
+            raise
         return self
 
     def __exit__(self, kind: type | None, error: BaseException | None, traceback: TracebackType | None) -> None:
-        for number, handler in self._previous.items():
-            signal.signal(number, handler)
+        # Each restored even if a signal comes midway; SIGINT's last, as Python's handler for it raises.
         sys.unraisablehook = self._previous_hook
+        try:
+            signal.signal(signal.SIGTERM, self._previous[signal.SIGTERM])
+        finally:
+            signal.signal(signal.SIGINT, self._previous[signal.SIGINT])
         if self.received is not None:
             # Stopped, the command says nothing more. A Dask client the signal cut off as it connected was never
             # handed back to be closed: its thread logs a failed reconnection as the process ends.

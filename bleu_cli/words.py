@@ -25,9 +25,9 @@ import numpy as np
 
 from bleu_scratch.lesson10_counter import compiled
 
-# Padded arrays may hold this many cells per word at most (and a row each), else the shard takes the lists' way:
-# one line of thousands of words among short ones would make every row that wide.
-CELLS_PER_WORD = 4
+# The most cells a shard's padded arrays may hold (8 MB of int32), else the shard takes the lists' way: one line
+# of a hundred thousand words among short ones would make every row that wide.
+MAX_CELLS = 1 << 21
 NEWLINE = ord("\n")
 
 
@@ -35,7 +35,7 @@ def word_arrays(
     segments: Sequence[Sequence[str]],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The references (batch, references, length), hypotheses (batch, length) and their lengths, as word numbers;
-    None where padding would take more than ``CELLS_PER_WORD`` cells a word.
+    None where the padded arrays would hold more than ``MAX_CELLS`` cells.
 
     Each segment is the hypothesis line, then its reference lines; no line holds a newline.
     """
@@ -47,7 +47,7 @@ def word_arrays(
     ids, lengths = numbered_words(data, np.append(0, ends[:-1] + 1), ends)
     hyp_lens, ref_lens = lengths[:pairs], lengths[pairs:].reshape(pairs, references)
     hyp_width, ref_width = int(hyp_lens.max(initial=0)), int(ref_lens.max(initial=0))
-    if pairs * (hyp_width + references * ref_width) > CELLS_PER_WORD * len(ids) + len(texts):
+    if pairs * (hyp_width + references * ref_width) > MAX_CELLS:
         return None
     hypotheses = np.zeros((pairs, hyp_width), np.int32)
     hypotheses[np.arange(hyp_width) < hyp_lens[:, None]] = ids[: hyp_lens.sum()]

@@ -73,10 +73,10 @@ def batch_corpus_stats(
     list_of_references: Any,
     hypotheses: Any,
     max_n: int = 4,
-    chunk: int = CHUNK,
     pad_id: int | None = None,
     hypothesis_lengths: Any = None,
     reference_lengths: Any = None,
+    chunk: int = CHUNK,
 ) -> BleuStats:
     """``corpus_stats``, counted ``chunk`` sentence pairs at a time as batches (memory holds one chunk's arrays).
 

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from bleu_cli import main, pipeline
+from bleu_cli import inputs, main, pipeline
 from tests.cli.run_command import PATIENCE, busy_for, left_running, scoring, start
 
 
@@ -121,15 +121,20 @@ def test_a_signal_a_library_kept_still_stops_the_run_before_anything_is_printed(
     def callback():
         os.kill(os.getpid(), signal_number)  # the command's handler raises here, and ctypes keeps the exception
 
+    scored = 0
+
     def kept(shard, settings):
+        nonlocal scored
+        scored += 1
         callback()
         return score_shard(shard, settings)
 
     reported = []  # what Python reports as it goes on: printed on stderr, outside pytest
     monkeypatch.setattr(pipeline, "score_shard", kept)
     monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    monkeypatch.setattr(inputs, "SHARD_LINES", 10)  # 10 shards: the first one's signal stops the run before the next
     assert main([wmt15["google.ru"], wmt15["ref.ru"]]) == status
-    assert (capsys.readouterr(), reported) == (("", ""), [])  # no score, and the signal is not reported as an error
+    assert (capsys.readouterr(), reported, scored) == (("", ""), [], 1)  # no score; the signal not an error
 
 
 # A command stopped by Ctrl-C inside an exec() of a string, as an import the command makes may run one. Run with

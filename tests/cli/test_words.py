@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_cli import pipeline
-from bleu_cli.words import word_arrays
-from tests.cli.run_command import run_main
+from bleu_cli import pipeline, words
+from bleu_cli.words import MAX_CELLS, word_arrays
+from tests.cli.run_command import run_main, write
 from tests.quick import examples
 
 
@@ -54,19 +54,40 @@ def test_word_numbers_are_str_split_numbered_as_first_seen(segments):
 
 
 def test_a_line_far_longer_than_the_others_takes_the_lists_way():
-    segments = [("a b", "a b c")] * 99 + [(" ".join(["w"] * 10_000), "a")]
+    long_line = " ".join(["w"] * (MAX_CELLS // 50))  # 100 rows that wide hold twice MAX_CELLS
+    segments = [("a b", "a b c")] * 99 + [(long_line, "a")]
     assert word_arrays(segments) is None
     assert word_arrays(segments[:99]) is not None
 
 
-def test_the_command_scores_the_same_by_arrays_and_by_lists(capsys, monkeypatch, wmt15):
-    files = [wmt15["google.ru"], wmt15["ref.ru"], wmt15["google.ru"]]  # two references
-    for options in ([], ["--sentence", "--smoothing", "3"], ["--smoothing", "7", "--weights", "0.5,0.5"]):
-        by_arrays = run_main(capsys, *files, *options)
-        monkeypatch.setattr(pipeline, "words_as_arrays", lambda settings: False)
-        by_lists = run_main(capsys, *files, *options)
-        monkeypatch.undo()
-        assert by_arrays == by_lists and by_arrays[0] == 0, options
+# Lines of whitespace alone, empty lines, whitespace of several bytes, three references; then hypotheses all empty.
+EDGES = [
+    ("a b\n\n \n\u3000x\r\n", "a b c\n\nb\n x \n", "\n\na\nx\u2028x\n", "b\n\n\n\n"),
+    ("\n\n", "a\nb b\n"),
+]
+
+
+def test_the_command_scores_the_same_by_arrays_and_by_lists(capsys, monkeypatch, wmt15, tmp_path):
+    numbered = []  # whether each shard took the arrays' way
+
+    def spied(segments):
+        arrays = word_arrays(segments)
+        numbered.append(arrays is not None)
+        return arrays
+
+    file_sets = [[wmt15["google.ru"], wmt15["ref.ru"]]]
+    for k, contents in enumerate(EDGES):
+        file_sets.append([write(tmp_path / f"{k}-{n}.txt", text.encode()) for n, text in enumerate(contents)])
+    for files in file_sets:
+        for options in ([], ["--sentence", "--smoothing", "4"], ["--json", "--smoothing", "7", "--weights", "0.5,0.5"]):
+            monkeypatch.setattr(words, "word_arrays", spied)
+            by_arrays = run_main(capsys, *files, *options)
+            monkeypatch.setattr(pipeline, "words_as_arrays", lambda settings: False)
+            by_lists = run_main(capsys, *files, *options)
+            monkeypatch.undo()
+            assert by_arrays == by_lists and by_arrays[0] == 0, (files, options)
+            assert numbered and all(numbered), (files, options)
+            numbered.clear()
 
 
 # The command's help, then its message on a missing file: neither counts, so neither loads numba (slow and large).

@@ -34,7 +34,7 @@ def test_batch_corpus_stats_equal_corpus_stats_whatever_the_chunk(corpus, max_n,
     list_of_references = [references for references, _ in corpus]
     hypotheses = [hypothesis for _, hypothesis in corpus]
     expected = corpus_stats(list_of_references, hypotheses, max_n)
-    assert batch_corpus_stats(list_of_references, hypotheses, max_n, chunk) == expected
+    assert batch_corpus_stats(list_of_references, hypotheses, max_n, chunk=chunk) == expected
 
 
 def scored(score, *arguments) -> tuple[str, list[str]]:
