@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bleu_scratch.lesson10_counter import compiled
+from bleu_scratch.lesson10_counter import compiled, hash_table_size
 
 # The most cells a shard's padded arrays may hold (8 MB of int32), else the shard takes the lists' way: one line
 # of a hundred thousand words among short ones would make every row that wide.
@@ -49,10 +49,11 @@ def word_arrays(
     hyp_width, ref_width = int(hyp_lens.max(initial=0)), int(ref_lens.max(initial=0))
     if pairs * (hyp_width + references * ref_width) > MAX_CELLS:
         return None
+    hyp_words = int(hyp_lens.sum())
     hypotheses = np.zeros((pairs, hyp_width), np.int32)
-    hypotheses[np.arange(hyp_width) < hyp_lens[:, None]] = ids[: hyp_lens.sum()]
+    hypotheses[np.arange(hyp_width) < hyp_lens[:, None]] = ids[:hyp_words]
     reference_rows = np.zeros((pairs, references, ref_width), np.int32)
-    reference_rows[np.arange(ref_width) < ref_lens[..., None]] = ids[hyp_lens.sum() :]
+    reference_rows[np.arange(ref_width) < ref_lens[..., None]] = ids[hyp_words:]
     return reference_rows, hypotheses, hyp_lens, ref_lens
 
 
@@ -61,8 +62,8 @@ def numbered_words(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tu
     """The number of every word of the texts ``data[starts[t]:ends[t]]`` (UTF-8), text after text, each distinct
     word numbered 0, 1, 2, ... as first seen; and how many words each text has.
 
-    Words are found through a hash table of at least one slot per byte (so at
-    least twice as many slots as words): a word's bytes hashed (FNV-1a), then
+    Words are found through a hash table of at least twice as many slots as
+    there can be words (lesson 10's ``hash_table_size``): a word's bytes hashed (FNV-1a), then
     slot after slot until the slot is empty (a new word) or holds a word of the
     same bytes.
 
@@ -70,9 +71,7 @@ def numbered_words(data: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> tu
     >>> numbered_words(text, np.array([0, 4]), np.array([3, len(text)]))
     (array([0, 1, 0, 2], dtype=int32), array([2, 2]))
     """
-    size = 2
-    while size < len(data) + 2:
-        size *= 2
+    size = hash_table_size(len(data) // 2 + 1)  # a text of n bytes holds at most n // 2 + 1 words
     table = np.full(size, -1, np.int64)  # the number of the word in each slot
     word_start = np.empty(len(data) // 2 + 1, np.int64)  # where each distinct word first is
     word_length = np.empty(len(data) // 2 + 1, np.int64)
