@@ -315,19 +315,20 @@ def test_more_samples_than_memory_holds_is_one_line_and_status_2(tmp_path, sampl
     assert result.stderr.count("\n") == 1 and "of 8 bytes, more than this machine's memory; use fewer" in result.stderr
 
 
-def test_ctrl_c_stops_quietly_with_status_130(tmp_path):
-    """A FIFO with no writer holds the command still: Ctrl-C then stops it, with no traceback."""
+@pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "kill"])
+def test_a_signal_stops_it_quietly_with_the_signals_status(tmp_path, signal_number, status):
+    """A FIFO with no writer holds the command still: Ctrl-C or SIGTERM then stops it, with no traceback."""
     fifo, reference = tmp_path / "waits.txt", write(tmp_path / "r.txt", b"a b\n")
     os.mkfifo(fifo)
     command = start([str(fifo), reference, "--references", reference], program=COMPARE_PROGRAM)
     try:
         assert b"is a FIFO with no writer yet" in command.stderr.readline()  # waiting: now Ctrl-C
-        command.send_signal(signal.SIGINT)
+        command.send_signal(signal_number)
         out, err = command.communicate(timeout=120)
     finally:
         command.kill()
         command.wait()
-    assert (command.returncode, out, err) == (130, b"", b"")
+    assert (command.returncode, out, err) == (status, b"", b"")
 
 
 def test_standard_input_can_be_read_once(capsys, files):
