@@ -203,9 +203,9 @@ def wmt17() -> Wmt17:
 
 
 # The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval and lesson 00's environment check,
-# the browser, nbgrader, the grader and its attacks, the student edition, Dask clusters, the benchmarks and the
-# wheel: whole processes and servers, each test seconds long, and runs each property test on a tenth of its
-# generated cases (tests/quick.py). `pytest` keeps all.
+# the browser, nbgrader, the grader and its attacks, the student edition, Dask clusters, the benchmarks, the
+# wheel, and the command's test files that only run it in processes of its own: processes and servers, each test
+# seconds long. It runs each property test on a tenth of its generated cases (tests/quick.py). `pytest` keeps all.
 ROOT = Path(__file__).resolve().parents[1]
 # Test files that are slow as a whole, relative to the repository.
 SLOW_FILES = {
@@ -223,6 +223,13 @@ SLOW_FILES = {
     "tests/classroom/test_release.py",
     "tests/classroom/test_leaks.py",  # writes whole editions
     "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
+    # the command in processes of its own: at a terminal, on closed or full streams, beside a cluster it loses,
+    # as the guides show it, and beside sacrebleu's own command line
+    "tests/cli/test_extras.py",
+    "tests/cli/test_streams.py",
+    "tests/cli/test_faults.py",
+    "tests/cli/test_guides_examples.py",
+    "tests/cli/test_sacrebleu_command_line.py",
     "tests/lessons/test_parallel.py",  # Dask clusters
     "tests/lessons/test_wmt17_relatives.py",  # 16 systems scored by every relative
     "tests/notebooks/test_environment_check.py",  # lesson 00's check, importing every package, in a process
