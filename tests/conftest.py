@@ -204,7 +204,7 @@ def wmt17() -> Wmt17:
 
 # The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval and lesson 00's environment check,
 # the browser, nbgrader, the grader and its attacks, the student edition, Dask clusters, the benchmarks, the
-# wheel, and the command's test files that only run it in processes of its own: processes and servers, each test
+# wheel, and the command's test files whose tests mostly start processes: processes and servers, each test
 # seconds long. It runs each property test on a tenth of its generated cases (tests/quick.py). `pytest` keeps all.
 ROOT = Path(__file__).resolve().parents[1]
 # Test files that are slow as a whole, relative to the repository.
@@ -223,8 +223,8 @@ SLOW_FILES = {
     "tests/classroom/test_release.py",
     "tests/classroom/test_leaks.py",  # writes whole editions
     "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
-    # the command in processes of its own: at a terminal, on closed or full streams, beside a cluster it loses,
-    # as the guides show it, and beside sacrebleu's own command line
+    # the command in processes of its own (at a terminal, on closed or full streams, beside a cluster it loses, as
+    # the guides show it), or beside sacrebleu's command line: most of their tests start a process each
     "tests/cli/test_extras.py",
     "tests/cli/test_streams.py",
     "tests/cli/test_faults.py",
