@@ -204,7 +204,8 @@ def wmt17() -> Wmt17:
 
 # The quick loop, `pytest -m "not slow"`, leaves out the notebooks under nbval and lesson 00's environment check,
 # the browser, nbgrader, the grader and its attacks, the student edition, Dask clusters, the benchmarks, the
-# wheel, and the command's test files whose tests mostly start processes: processes and servers, each test
+# wheel, and the command's tests that start it in a process of its own on odd streams, a FIFO, a megabyte line
+# or without its extras, and beside sacrebleu's command line or the guides: processes and servers, each test
 # seconds long. It runs each property test on a tenth of its generated cases (tests/quick.py). `pytest` keeps all.
 ROOT = Path(__file__).resolve().parents[1]
 # Test files that are slow as a whole, relative to the repository.
@@ -223,13 +224,9 @@ SLOW_FILES = {
     "tests/classroom/test_release.py",
     "tests/classroom/test_leaks.py",  # writes whole editions
     "tests/cli/test_signals.py",  # commands stopped mid-run, clusters among them
-    # the command in processes of its own (at a terminal, on closed or full streams, beside a cluster it loses, as
-    # the guides show it), or beside sacrebleu's command line: most of their tests start a process each
-    "tests/cli/test_extras.py",
-    "tests/cli/test_streams.py",
-    "tests/cli/test_faults.py",
-    "tests/cli/test_guides_examples.py",
-    "tests/cli/test_sacrebleu_command_line.py",
+    "tests/cli/test_extras.py",  # the commands in processes without their extras, some at a terminal
+    "tests/cli/test_guides_examples.py",  # the guides' console examples, each command a process
+    "tests/cli/test_sacrebleu_command_line.py",  # sacrebleu's command line, a process each time
     "tests/lessons/test_parallel.py",  # Dask clusters
     "tests/lessons/test_wmt17_relatives.py",  # 16 systems scored by every relative
     "tests/notebooks/test_environment_check.py",  # lesson 00's check, importing every package, in a process
@@ -248,7 +245,6 @@ SLOW_TESTS = {
     "tests/cli/test_compare.py::test_json_is_sacrebleus_paired_bootstrap",
     "tests/cli/test_compare.py::test_table_like_sacrebleus",  # the same run of sacrebleu's as the test above
     "tests/cli/test_compare.py::test_json_is_sacrebleus_approximate_randomization",
-    "tests/cli/test_sacrebleu_command_line.py::test_compare_equals_sacrebleus_paired_bootstrap_on_a_file_with_a_mark",
     "tests/lessons/test_atlas.py::test_wmt17_systems_by_every_tool",
     # a kernel, run cell by cell with a module saved in between
     "tests/notebooks/test_autoreload.py::test_a_module_saved_between_two_cells_is_what_the_next_cell_runs",
@@ -257,6 +253,18 @@ SLOW_TESTS = {
     # a real virtual environment made again; three nbgrader courses laid out, each from a student edition
     "tests/tools/test_lessons_command.py::test_an_environment_an_older_python_left_is_made_again",
     "tests/classroom/test_command.py::test_an_assignment_of_later_lessons_says_the_earlier_ones_are_handed_in_too",
+    # the command in a process of its own: on closed or full streams, waiting for a FIFO's writer, on a line of a
+    # megabyte (the tests of test_streams.py and test_faults.py that call it in this process stay quick)
+    "tests/cli/test_streams.py::test_a_full_disk_on_stdout_is_one_line_and_status_2",
+    "tests/cli/test_streams.py::test_a_closed_stdout_is_one_line_and_status_2",
+    "tests/cli/test_streams.py::test_reading_a_closed_stdin_is_one_line_and_status_2",
+    "tests/cli/test_streams.py::test_with_stderr_closed_an_error_never_reaches_stdout",
+    "tests/cli/test_streams.py::test_a_line_break_in_a_file_name_stays_in_the_one_line",
+    "tests/cli/test_streams.py::test_scores_when_nothing_goes_wrong",
+    "tests/cli/test_faults.py::test_a_fifo_with_no_writer_is_waited_for_and_the_wait_said_on_one_line",
+    "tests/cli/test_faults.py::test_a_signal_while_waiting_for_a_fifo_writer_stops_the_command",
+    "tests/cli/test_faults.py::test_a_line_over_the_limit_is_refused_naming_file_line_and_limit",
+    "tests/cli/test_faults.py::test_a_line_at_the_limit_is_scored",
 }
 # Words in a test's name that say it starts a cluster.
 CLUSTER_WORDS = ("jobs", "scheduler", "cluster", "dask", "worker")

@@ -6,6 +6,7 @@ in a subprocess, as a user runs it.
 """
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -59,6 +60,18 @@ def start(paths: list[str], *options: str, program: str | None = None) -> subpro
     )
     command.mark = mark
     return command
+
+
+def first_stderr_line(command: subprocess.Popen) -> bytes:
+    """The first line the command writes on stderr, read as soon as it is written (within ``PATIENCE``)."""
+    assert command.stderr is not None
+    line = b""
+    deadline = time.monotonic() + PATIENCE
+    while not line.endswith(b"\n"):
+        assert command.poll() is None and time.monotonic() < deadline, "the command wrote no line on stderr"
+        ready, _, _ = select.select([command.stderr], [], [], 1)
+        line += os.read(command.stderr.fileno(), 1) if ready else b""
+    return line
 
 
 def left_running(command: subprocess.Popen) -> list[str]:

@@ -17,7 +17,7 @@ from sacrebleu.significance import PairedTest
 from bleu_cli import compare, report
 from bleu_scratch import SACREBLEU_TOKENIZERS
 from bleu_scratch.notebook import read_lines
-from tests.cli.run_command import start, write
+from tests.cli.run_command import PATIENCE, first_stderr_line, start, write
 from tests.cli.test_sacrebleu_tokenizers import HYPOTHESES, REFERENCES
 from tests.cli.test_scoring_and_report import Terminal
 
@@ -315,16 +315,18 @@ def test_more_samples_than_memory_holds_is_one_line_and_status_2(tmp_path, sampl
     assert result.stderr.count("\n") == 1 and "of 8 bytes, more than this machine's memory; use fewer" in result.stderr
 
 
-@pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "kill"])
+@pytest.mark.parametrize(
+    "signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["ctrl-c", "sigterm"]
+)
 def test_a_signal_stops_it_quietly_with_the_signals_status(tmp_path, signal_number, status):
     """A FIFO with no writer holds the command still: Ctrl-C or SIGTERM then stops it, with no traceback."""
     fifo, reference = tmp_path / "waits.txt", write(tmp_path / "r.txt", b"a b\n")
     os.mkfifo(fifo)
     command = start([str(fifo), reference, "--references", reference], program=COMPARE_PROGRAM)
     try:
-        assert b"is a FIFO with no writer yet" in command.stderr.readline()  # waiting: now Ctrl-C
+        assert b"is a FIFO with no writer yet" in first_stderr_line(command)  # waiting: now the signal
         command.send_signal(signal_number)
-        out, err = command.communicate(timeout=120)
+        out, err = command.communicate(timeout=PATIENCE)
     finally:
         command.kill()
         command.wait()

@@ -15,7 +15,6 @@ import sys
 import pytest
 
 import bleu_scratch
-from bleu_cli import compare, main
 from tests.cli.run_command import WMT15_LINE, write
 from tests.lessons.test_sacrebleu_tokenizers import MISSING_EXTRA
 from tests.terminal import run_in_terminal
@@ -35,13 +34,6 @@ NO_BAR = "no progress bar: pip install 'bleu-scratch[cli]' for one"
 
 def without(modules: str, command: str, *argv: str) -> list[str]:
     return [sys.executable, "-c", WITHOUT, modules, command, *argv]
-
-
-@pytest.mark.parametrize("command, prog", [(main, "bleu-scratch"), (compare.main, "bleu-scratch-compare")])
-def test_version_in_process(capsys, command, prog):
-    with pytest.raises(SystemExit) as stopped:
-        command(["--version"])
-    assert (stopped.value.code, capsys.readouterr().out) == (0, f"{prog} {bleu_scratch.__version__}\n")
 
 
 @pytest.mark.parametrize("module, prog", [("bleu_cli", "bleu-scratch"), ("bleu_cli.compare", "bleu-scratch-compare")])

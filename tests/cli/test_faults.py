@@ -25,7 +25,17 @@ from bleu_cli import pipeline
 from bleu_cli.errors import NoScheduler
 from bleu_cli.inputs import MAX_LINE_BYTES
 from bleu_cli.watch import watched
-from tests.cli.run_command import PATIENCE, WMT15_LINE, left_running, run_main, run_module, scoring, start, write
+from tests.cli.run_command import (
+    PATIENCE,
+    WMT15_LINE,
+    first_stderr_line,
+    left_running,
+    run_main,
+    run_module,
+    scoring,
+    start,
+    write,
+)
 
 # The WMT15 sample a thousand times over: every count a thousand times, so the same figures but the lengths.
 LONG_LINE = WMT15_LINE.replace("hyp_len = 1989 ref_len = 1852", "hyp_len = 1989000 ref_len = 1852000")
@@ -272,23 +282,11 @@ def test_two_commands_with_local_clusters_at_once_both_score_and_leave_port_8787
     assert all(left_running(command) == [] for command in commands)
 
 
-def _fifo_notice(command: subprocess.Popen) -> bytes:
-    """The first line the command writes on stderr, read as soon as it is written."""
-    assert command.stderr is not None
-    line = b""
-    deadline = time.monotonic() + PATIENCE
-    while not line.endswith(b"\n"):
-        assert command.poll() is None and time.monotonic() < deadline, "the command did not say that it waits"
-        ready, _, _ = select.select([command.stderr], [], [], 1)
-        line += os.read(command.stderr.fileno(), 1) if ready else b""
-    return line
-
-
 def test_a_fifo_with_no_writer_is_waited_for_and_the_wait_said_on_one_line(tmp_path, wmt15):
     fifo = tmp_path / "hypothesis.fifo"
     os.mkfifo(fifo)
     command = start([str(fifo), wmt15["ref.ru"]])
-    notice = _fifo_notice(command)
+    notice = first_stderr_line(command)
     assert notice.decode() == (
         f"{fifo} is a FIFO with no writer yet: waiting for a program to open it for writing (Ctrl-C stops)\n"
     )
@@ -303,7 +301,7 @@ def test_a_signal_while_waiting_for_a_fifo_writer_stops_the_command(tmp_path, wm
     fifo = tmp_path / "reference.fifo"
     os.mkfifo(fifo)
     command = start([wmt15["google.ru"], str(fifo)])
-    _fifo_notice(command)
+    first_stderr_line(command)
     if signal_number == signal.SIGINT:
         os.killpg(command.pid, signal.SIGINT)  # as Ctrl-C at a terminal
     else:

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GUIDES = ["docs/command-line.md", "docs/significance.md"]
 BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 # Shown, not run here: a FIFO waits for a writer, and book.txt is a file of a 1,000,000-byte line that
-# the guide does not ship (tests/cli/test_inputs.py and test_limits.py run both).
+# the guide does not ship (tests/cli/test_faults.py runs both).
 NOT_RUN = ("mkfifo", "book.txt")
 
 

@@ -6,7 +6,8 @@ import warnings
 import pytest
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 
-from bleu_cli import main
+import bleu_scratch
+from bleu_cli import compare, main
 from bleu_cli.settings import WORKERS_PER_CPU, parse, usable_cpus
 from bleu_scratch.notebook import read_lines
 from tests.cli.run_command import run_main
@@ -82,3 +83,10 @@ def test_standard_input_can_be_read_once(capsys, wmt15):
 @pytest.mark.parametrize("written, jobs", [(" 2", 2), ("02", 2), ("3 ", 3)])
 def test_a_count_reads_as_the_user_means_it(written, jobs):
     assert parse(["h", "r", "--jobs", written]).jobs == jobs
+
+
+@pytest.mark.parametrize("command, prog", [(main, "bleu-scratch"), (compare.main, "bleu-scratch-compare")])
+def test_version_in_process(capsys, command, prog):
+    with pytest.raises(SystemExit) as stopped:
+        command(["--version"])
+    assert (stopped.value.code, capsys.readouterr().out) == (0, f"{prog} {bleu_scratch.__version__}\n")
