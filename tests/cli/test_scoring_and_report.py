@@ -16,9 +16,9 @@ def test_sentence_lines_and_warnings_once_without_a_file_path(capsys, wmt15):
     assert len(lines) == 100 and all(line.startswith("BLEU = ") for line in lines)
     # Most segments have no 4-gram match; NLTK warns each time, the command once per order.
     warnings = err.splitlines()
-    assert warnings and len(warnings) == len(set(warnings)) <= 4
-    assert all(w.startswith("bleu-scratch: warning: The hypothesis contains 0 counts of ") for w in warnings)
-    assert ".py" not in err
+    assert warnings and len(warnings) == len(set(warnings)) <= 4, err
+    assert all(w.startswith("bleu-scratch: warning: The hypothesis contains 0 counts of ") for w in warnings), err
+    assert ".py" not in err, err
 
 
 class Terminal(io.StringIO):
